@@ -1,0 +1,55 @@
+"""The `companion` command. Each sub-command lives in companion/commands/ and registers here.
+
+Errors a user can cause print one line and exit with code 2; nothing prints a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from companion import __version__
+from companion.commands import COMMAND_MODULES
+from companion.errors import UserError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion",
+        description="Referee, clock and live stream for physical board games.",
+    )
+    parser.add_argument("--version", action="version", version=f"companion {__version__}")
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        help="configuration file (default: the user config directory; see `companion config path`)",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.required = True
+    for module in COMMAND_MODULES:
+        module.register(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # argparse already printed its message
+        return int(stop.code) if isinstance(stop.code, int) else 2
+    try:
+        result: int = args.run(args)
+        return result
+    except UserError as err:
+        print(f"companion: error: {err}", file=sys.stderr)
+        return err.exit_code
+    except KeyboardInterrupt:
+        print("companion: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

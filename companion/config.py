@@ -1,0 +1,114 @@
+"""The user's configuration: a TOML file in the user config directory.
+
+A missing file means every default; a malformed file or an unknown key is a UserError that
+names the file, the line where TOML gives one, and the key.
+
+    config = load_config()           # from COMPANION_CONFIG or the user config directory
+    config.store.path                # where games are kept
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from companion.errors import UserError
+
+APP_NAME = "tabletop-companion"
+CONFIG_ENV = "COMPANION_CONFIG"
+DATA_ENV = "COMPANION_DATA"
+
+
+def default_config_path() -> Path:
+    override = os.environ.get(CONFIG_ENV)
+    if override:
+        return Path(override)
+    return Path(platformdirs.user_config_dir(APP_NAME)) / "config.toml"
+
+
+def default_data_dir() -> Path:
+    override = os.environ.get(DATA_ENV)
+    if override:
+        return Path(override)
+    return Path(platformdirs.user_data_dir(APP_NAME))
+
+
+@dataclass(frozen=True)
+class StoreConfig:
+    path: str = ""
+    """SQLite file for games; empty means `games.sqlite3` in the user data directory."""
+
+    def resolved_path(self) -> Path:
+        return Path(self.path).expanduser() if self.path else default_data_dir() / "games.sqlite3"
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    deck: str = "mythologies-of-earth"
+    """A bundled deck id or a path to a deck file."""
+    board_id: str = "table-1"
+    """This companion's name on the stream and in the store."""
+
+
+@dataclass(frozen=True)
+class Config:
+    store: StoreConfig = field(default_factory=StoreConfig)
+    game: GameConfig = field(default_factory=GameConfig)
+    source: str = "defaults"
+    """Where this configuration came from: a path, or 'defaults' when no file exists."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            section.name: {f.name: getattr(getattr(self, section.name), f.name)
+                           for f in fields(getattr(self, section.name))}
+            for section in fields(self)
+            if section.name != "source"
+        }
+
+
+_SECTIONS: dict[str, type] = {"store": StoreConfig, "game": GameConfig}
+
+
+def load_config(path: Path | None = None) -> Config:
+    """Reads the configuration; a missing file gives the defaults."""
+    path = path or default_config_path()
+    if not path.exists():
+        return Config()
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as err:
+        raise UserError(f"not valid TOML: {err}", where=str(path)) from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise UserError(f"cannot read: {err}", where=str(path)) from None
+    return parse_config(raw, str(path))
+
+
+def parse_config(raw: dict[str, Any], source: str) -> Config:
+    sections: dict[str, Any] = {}
+    for name, value in raw.items():
+        if name not in _SECTIONS:
+            known = ", ".join(sorted(_SECTIONS))
+            raise UserError(f"unknown section [{name}] (known: {known})", where=source)
+        if not isinstance(value, dict):
+            raise UserError(f"[{name}] must be a table", where=source)
+        cls = _SECTIONS[name]
+        defaults = cls()
+        values: dict[str, Any] = {}
+        for key, item in value.items():
+            known_fields = {f.name: f for f in fields(cls)}
+            if key not in known_fields:
+                known = ", ".join(sorted(known_fields))
+                raise UserError(f"unknown key {name}.{key} (known: {known})", where=source)
+            expected = type(getattr(defaults, key))
+            if not isinstance(item, expected) or isinstance(item, bool) != (expected is bool):
+                raise UserError(
+                    f"{name}.{key} must be {expected.__name__}, got {item!r}", where=source
+                )
+            values[key] = item
+        sections[name] = cls(**values)
+    return Config(**sections, source=source)

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the project needs, only when something is missing.
+set -euo pipefail
+
+need=()
+python3 -c 'import venv, ensurepip' 2>/dev/null || need+=(python3-venv)
+python3 -c 'import sqlite3' 2>/dev/null || need+=(libsqlite3-0)
+
+if ((${#need[@]} == 0)); then
+  exit 0
+fi
+
+if [[ $(id -u) -eq 0 ]]; then
+  apt_get=(apt-get)
+elif command -v sudo >/dev/null; then
+  apt_get=(sudo apt-get)
+else
+  echo "Please install these Debian packages first: ${need[*]}" >&2
+  exit 1
+fi
+"${apt_get[@]}" update -qq
+DEBIAN_FRONTEND=noninteractive "${apt_get[@]}" install -y -qq "${need[@]}"
