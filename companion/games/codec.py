@@ -95,6 +95,17 @@ def parse_value(raw: Any, hint: Any, where: str) -> Any:
         if len(args) != len(raw):
             raise BadData(where, f"expected {len(args)} items, got {len(raw)}")
         return tuple(parse_value(v, a, f"{where}[{i}]") for i, (v, a) in enumerate(zip(args, raw, strict=True)))
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        if not isinstance(raw, Mapping):
+            raise BadData(where, f"expected an object, got {_describe(raw)}")
+        hints = typing.get_type_hints(hint)
+        values = {}
+        for f in dataclasses.fields(hint):
+            if f.name in raw:
+                values[f.name] = parse_value(raw[f.name], hints[f.name], f"{where}.{f.name}")
+            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                raise BadData(f"{where}.{f.name}", "is missing")
+        return hint(**values)
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         try:
             return hint(raw)

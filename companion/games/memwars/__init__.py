@@ -1,0 +1,1 @@
+"""MemWars: the memory game played on the 100-place Macunx."""

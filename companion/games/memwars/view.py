@@ -1,0 +1,81 @@
+"""What each viewer may see of a MemWars game.
+
+Hidden from spectators and players: the values of face-down topology counters (their owner
+sees them only under house rule mw.counters.ownerCanPeek), which values a side still holds
+in hand, the order of the cards still in the deck, and the presented card when finding its
+place is part of the answer. The 'table' viewer (the referee itself) sees everything.
+"""
+
+from __future__ import annotations
+
+from companion.games.contract import JSON, Expectation, Viewer
+from companion.games.memwars.scoring import score
+from companion.games.memwars.state import NO_CARD, State
+
+
+def view_state(state: State, viewer: Viewer, expectation: Expectation | None) -> JSON:
+    setup = state.setup
+    table = viewer == "table"
+    peek = setup.rules.owner_can_peek
+    places = []
+    for number in sorted(setup.in_play):
+        place = state.places[number]
+        counters = []
+        for counter in place.counters:
+            visible = counter.face_up or table or (peek and viewer == counter.owner)
+            counters.append({"owner": counter.owner, "face_up": counter.face_up,
+                             "value": counter.value if visible else None})
+        places.append({"place": number, "card": setup.card_at[number],
+                       "crystals": list(place.crystals), "holder": place.holder,
+                       "counters": counters})
+    sides = []
+    for i, (info, side) in enumerate(zip(setup.sides, state.sides, strict=True)):
+        own = table or viewer == i
+        sides.append({
+            "name": info.name, "colour": info.colour, "members": list(info.members),
+            "mode": info.mode.value, "depth": setup.depth_of(i, state.depth),
+            "supply": side.supply, "challenge_pieces": side.challenge_pieces,
+            "captured": len(side.captures), "board_retained": side.board_retained,
+            "lost_turns": side.lost_turns, "sitting_out": side.sitting_out,
+            "diamonds": list(side.diamonds), "counters_in_hand": len(side.counters_left),
+            "counter_values_in_hand": sorted(side.counters_left, reverse=True) if own else None,
+        })
+    hide_card = setup.rules.basic_must_locate_place or (
+        setup.mode.value == "review" and setup.rules.review_correctness == "PLACE_AND_FACTS")
+    card = state.current_card if (table or not hide_card) else NO_CARD
+    pending = state.pending
+    return {
+        "game": "memwars",
+        "viewer": viewer,
+        "mode": setup.mode.value,
+        "phase": state.phase.value,
+        "quadrants": list(setup.quadrants),
+        "quadrant_names": list(setup.quadrant_names),
+        "north": state.north or None,
+        "depth": state.depth or None,
+        "topology": setup.topology.value,
+        "first_player": state.first_player,
+        "turn": state.turn,
+        "move": state.move,
+        "current_card": card or None,
+        "pending": None if pending is None else {
+            "place": pending.place, "claimant": pending.claimant,
+            "challenger": pending.challenger, "stage": pending.stage.value,
+            "offered_to": pending.offered_to},
+        "expected": expectation.to_dict() if expectation else None,
+        "sides": sides,
+        "places": places,
+        "pool": state.pool,
+        "deck_count": len(state.deck),
+        "deck": list(state.deck) if table else None,
+        "discard": list(state.discard),
+        "lightning": list(state.lightning),
+        "round_cards": list(state.round_cards),
+        "lightning_rounds": state.lightning_rounds,
+        "quadrant_results": [
+            {"quadrant": r.quadrant, "totals": list(r.totals), "winners": list(r.winners),
+             "rank": r.rank} for r in state.quadrant_results],
+        "scores": score(state).to_dict(),
+        "outcome": None if state.outcome is None else {
+            "winners": list(state.outcome.winners), "reason": state.outcome.reason},
+    }
