@@ -18,7 +18,15 @@ from typing import IO, Any
 
 from companion.errors import UserError
 from companion.games import find_engine
-from companion.games.contract import JSON, Action, BadData, BadSetup, Event, GameEngine, IllegalAction
+from companion.games.contract import (
+    JSON,
+    Action,
+    BadData,
+    BadSetup,
+    Event,
+    GameEngine,
+    IllegalAction,
+)
 
 RECORD_MAGIC = "tabletop-companion/game-record"
 RECORD_VERSION = 1
@@ -46,10 +54,11 @@ class RecordHeader:
         if not isinstance(data, dict):
             raise UserError("the header must be a JSON object", where=where)
         if data.get("record") != RECORD_MAGIC:
-            raise UserError(f"not a game record (\"record\" must be {RECORD_MAGIC!r})", where=where)
+            raise UserError(f'not a game record ("record" must be {RECORD_MAGIC!r})', where=where)
         if data.get("version") != RECORD_VERSION:
             raise UserError(
-                f"record version {data.get('version')!r} is not supported (this is {RECORD_VERSION})",
+                f"record version {data.get('version')!r} is not supported "
+                f"(this is {RECORD_VERSION})",
                 where=where,
             )
         for key, kind in (("game", str), ("setup", dict)):
@@ -84,8 +93,10 @@ def write_record(out: IO[str], header: RecordHeader, actions: Iterable[tuple[flo
     """Writes a record; `actions` are (time, action dict) pairs in order."""
     out.write(json.dumps(header.to_dict(), separators=(",", ":")) + "\n")
     for seq, (t, action) in enumerate(actions, start=1):
-        out.write(json.dumps({"seq": seq, "t": round(t, 6), "action": action},
-                             separators=(",", ":")) + "\n")
+        out.write(
+            json.dumps({"seq": seq, "t": round(t, 6), "action": action}, separators=(",", ":"))
+            + "\n"
+        )
 
 
 def _lines(stream: IO[str], name: str) -> Iterator[tuple[int, Any]]:
@@ -95,8 +106,9 @@ def _lines(stream: IO[str], name: str) -> Iterator[tuple[int, Any]]:
         try:
             yield number, json.loads(text)
         except json.JSONDecodeError as err:
-            raise UserError(f"not valid JSON: {err.msg} (column {err.colno})",
-                            where=f"{name}:{number}") from None
+            raise UserError(
+                f"not valid JSON: {err.msg} (column {err.colno})", where=f"{name}:{number}"
+            ) from None
 
 
 def read_record(stream: IO[str], name: str = "<record>") -> GameRecord:
@@ -118,8 +130,9 @@ def read_record(stream: IO[str], name: str = "<record>") -> GameRecord:
         if isinstance(t, bool) or not isinstance(t, int | float):
             raise UserError(f"'t' must be a number of seconds, got {t!r}", where=where)
         if set(data) - {"seq", "t", "action"}:
-            raise UserError(f"unknown key {sorted(set(data) - {'seq', 't', 'action'})[0]!r}",
-                            where=where)
+            raise UserError(
+                f"unknown key {sorted(set(data) - {'seq', 't', 'action'})[0]!r}", where=where
+            )
         try:
             action = engine.action_from_dict(data.get("action"))  # type: ignore[arg-type]
         except BadData as err:
@@ -148,11 +161,16 @@ def replay(record: GameRecord, name: str = "<record>", upto: int | None = None) 
         try:
             state, happened = engine.apply(state, recorded.action)
         except IllegalAction as err:
-            raise UserError(f"action {recorded.seq} is illegal: {err}",
-                            where=f"{name}:{recorded.seq + 1}") from None
+            raise UserError(
+                f"action {recorded.seq} is illegal: {err}", where=f"{name}:{recorded.seq + 1}"
+            ) from None
         events.extend((recorded.seq, event) for event in happened)
     return Replay(engine=engine, state=state, events=tuple(events))
 
 
-def header_for(engine: GameEngine[Any], state: Any, deck: Mapping[str, Any], started: str) -> RecordHeader:
-    return RecordHeader(game=engine.name, setup=engine.setup_of(state), deck=dict(deck), started=started)
+def header_for(
+    engine: GameEngine[Any], state: Any, deck: Mapping[str, Any], started: str
+) -> RecordHeader:
+    return RecordHeader(
+        game=engine.name, setup=engine.setup_of(state), deck=dict(deck), started=started
+    )

@@ -1,6 +1,6 @@
 """Game engines, found by name.
 
-    engine = find_engine("memwars")
+engine = find_engine("memwars")
 """
 
 from __future__ import annotations

@@ -94,7 +94,10 @@ def parse_value(raw: Any, hint: Any, where: str) -> Any:
             return tuple(parse_value(v, args[0], f"{where}[{i}]") for i, v in enumerate(raw))
         if len(args) != len(raw):
             raise BadData(where, f"expected {len(args)} items, got {len(raw)}")
-        return tuple(parse_value(v, a, f"{where}[{i}]") for i, (v, a) in enumerate(zip(args, raw, strict=True)))
+        return tuple(
+            parse_value(v, a, f"{where}[{i}]")
+            for i, (v, a) in enumerate(zip(args, raw, strict=True))
+        )
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         if not isinstance(raw, Mapping):
             raise BadData(where, f"expected an object, got {_describe(raw)}")

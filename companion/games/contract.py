@@ -25,7 +25,7 @@ Viewer = int | Literal["spectator", "table"]
 the referee's own view (everything, including face-down values)."""
 
 
-class IllegalAction(Exception):  # noqa: N818 - the name reads as the rules speak
+class IllegalAction(Exception):
     """An action the rules forbid. `rule` is the rule's id, e.g. ``MW-CH3``."""
 
     def __init__(self, rule: str, explanation: str) -> None:

@@ -157,7 +157,23 @@ class TimeExpired(Action):
 
 ACTIONS: Codec[Action] = Codec(
     "action",
-    [RollForFirst, OrientBoard, RollDepth, ShuffleDeck, PlaceCounter, Claim, Pass, Challenge,
-     DeclineChallenge, GiveUp, Contest, Forsake, Maintain, Judge, Answer, StudyCard,
-     TimeExpired],
+    [
+        RollForFirst,
+        OrientBoard,
+        RollDepth,
+        ShuffleDeck,
+        PlaceCounter,
+        Claim,
+        Pass,
+        Challenge,
+        DeclineChallenge,
+        GiveUp,
+        Contest,
+        Forsake,
+        Maintain,
+        Judge,
+        Answer,
+        StudyCard,
+        TimeExpired,
+    ],
 )

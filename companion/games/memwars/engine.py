@@ -120,18 +120,22 @@ def new_game(setup: Setup) -> State:
         hand = tuple(v for v in COUNTER_VALUES for _ in range(k))
     solitaire = setup.mode in (Mode.STUDY, Mode.REVIEW)
     sides = tuple(
-        Side(supply=PIECES_PER_SIDE, challenge_pieces=0 if solitaire else each,
-             counters_left=hand)
+        Side(supply=PIECES_PER_SIDE, challenge_pieces=0 if solitaire else each, counters_left=hand)
         for _ in range(n)
     )
     order = setup.path_order()
     state = State(
-        setup=setup, phase=Phase.ROLL_FIRST, places=tuple(places), sides=sides,
-        pool=max(0, pool), virtual_challenge_pieces=virtual,
+        setup=setup,
+        phase=Phase.ROLL_FIRST,
+        places=tuple(places),
+        sides=sides,
+        pool=max(0, pool),
+        virtual_challenge_pieces=virtual,
         first_player=setup.first_player if setup.first_player is not None else NOBODY,
         north=setup.north.value if setup.north else "",
         depth=(setup.depth or 0) if setup.mode is not Mode.STUDY else 1,
-        deck=order, order=order,
+        deck=order,
+        order=order,
     )
     state, _ = _next_setup_step(state, [])
     return state
@@ -190,13 +194,15 @@ def _roll_for_first(state: State, action: A.RollForFirst, events: Events) -> Sta
 def _orient(state: State, action: A.OrientBoard, events: Events) -> State:
     _expect_phase(state, Phase.ORIENT, "MW-S3", "orienting the board")
     if action.side != state.second_player:
-        raise IllegalAction("MW-S3", f"the second player ({_name(state, state.second_player)}) "
-                            "orients the board")
+        raise IllegalAction(
+            "MW-S3", f"the second player ({_name(state, state.second_player)}) orients the board"
+        )
     try:
         north = Edge(action.north)
     except ValueError:
-        raise IllegalAction("MW-B11", f"North must face top, right, bottom or left, not "
-                            f"{action.north!r}") from None
+        raise IllegalAction(
+            "MW-B11", f"North must face top, right, bottom or left, not {action.north!r}"
+        ) from None
     events.append(E.BoardOriented(action.side, north.value))
     return _next_setup_step(replace(state, north=north.value), events)[0]
 
@@ -219,8 +225,9 @@ def _roll_depth(state: State, action: A.RollDepth, events: Events) -> State:
 def _shuffle(state: State, action: A.ShuffleDeck, events: Events) -> State:
     _expect_phase(state, Phase.SHUFFLE, "MW-P3", "shuffling the deck")
     if action.side != state.last_player:
-        raise IllegalAction("MW-P3", f"the last player ({_name(state, state.last_player)}) "
-                            "shuffles the deck")
+        raise IllegalAction(
+            "MW-P3", f"the last player ({_name(state, state.last_player)}) shuffles the deck"
+        )
     state, rng = _draw(state)
     deck = list(state.deck)
     rng.shuffle(deck)
@@ -232,19 +239,24 @@ def _shuffle(state: State, action: A.ShuffleDeck, events: Events) -> State:
 def _place_counter(state: State, action: A.PlaceCounter, events: Events) -> State:
     _expect_phase(state, Phase.PLACE_COUNTERS, "MW-T4", "placing a topology counter")
     if action.side != state.counter_turn:
-        raise IllegalAction("MW-T4", f"it is {_name(state, state.counter_turn)}'s turn to "
-                            "place a counter")
+        raise IllegalAction(
+            "MW-T4", f"it is {_name(state, state.counter_turn)}'s turn to place a counter"
+        )
     side = state.sides[action.side]
     if action.value not in side.counters_left:
         left = ", ".join(str(v) for v in sorted(set(side.counters_left), reverse=True))
-        raise IllegalAction("MW-T3", f"{_name(state, action.side)} has no counter of value "
-                            f"{action.value} left (left: {left})")
+        raise IllegalAction(
+            "MW-T3",
+            f"{_name(state, action.side)} has no counter of value "
+            f"{action.value} left (left: {left})",
+        )
     if action.place not in state.setup.in_play:
         raise IllegalAction("MW-B13", f"place {action.place} is not in play")
     place = state.places[action.place]
     if any(c.owner == action.side for c in place.counters):
-        raise IllegalAction("MW-T6", f"{_name(state, action.side)} already has a counter on "
-                            f"place {action.place}")
+        raise IllegalAction(
+            "MW-T6", f"{_name(state, action.side)} already has a counter on place {action.place}"
+        )
     hand = list(side.counters_left)
     hand.remove(action.value)
     state = _set_side(state, action.side, replace(side, counters_left=tuple(hand)))
@@ -333,8 +345,9 @@ def _present(state: State, answerer: int, card: int, events: Events) -> State:
         and state.setup.rules.review_correctness == "PLACE_AND_FACTS"
     )
     place = state.setup.place_of[card]
-    events.append(E.CardPresented(answerer, presenter, 0 if hidden else card,
-                                  0 if hidden else place))
+    events.append(
+        E.CardPresented(answerer, presenter, 0 if hidden else card, 0 if hidden else place)
+    )
     return replace(state, current_card=card)
 
 
@@ -367,19 +380,22 @@ def _advance(state: State, after: int, events: Events) -> State:
 
 
 def _out_of_pieces(state: State, side: int) -> bool:
-    return (state.setup.rules.supply_exhaustion == "SKIP_SIDE"
-            and state.sides[side].supply <= 0)
+    return state.setup.rules.supply_exhaustion == "SKIP_SIDE" and state.sides[side].supply <= 0
 
 
 # ----------------------------------------------------------------- Standard play
 def _claim(state: State, action: A.Claim, events: Events) -> State:
     _expect_phase(state, Phase.PLAY, "MW-SM1", "a claim")
-    if state.pending is not None or _plays_basic(state, action.side) or \
-            state.setup.mode is Mode.STUDY:
+    if (
+        state.pending is not None
+        or _plays_basic(state, action.side)
+        or state.setup.mode is Mode.STUDY
+    ):
         raise IllegalAction("MW-SM1", f"a claim is not expected now ({_waiting_for(state)})")
     if action.side != state.turn:
-        raise IllegalAction("MW-SM1", f"it is {_name(state, state.turn)}'s turn, not "
-                            f"{_name(state, action.side)}'s")
+        raise IllegalAction(
+            "MW-SM1", f"it is {_name(state, state.turn)}'s turn, not {_name(state, action.side)}'s"
+        )
     place = action.place
     if place not in state.setup.in_play:
         raise IllegalAction("MW-B13", f"place {place} is not in play in this game")
@@ -392,11 +408,17 @@ def _claim(state: State, action: A.Claim, events: Events) -> State:
     state = _take_piece(state, action.side, events)
     state = _set_place(state, place, replace(state.places[place], crystals=(action.side,)))
     if state.current_card != NO_CARD:
-        state = replace(state, deck=state.deck[1:], discard=(*state.discard, state.current_card),
-                        current_card=NO_CARD)
+        state = replace(
+            state,
+            deck=state.deck[1:],
+            discard=(*state.discard, state.current_card),
+            current_card=NO_CARD,
+        )
     events.append(E.PlaceClaimed(action.side, place))
-    if (state.setup.mode is Mode.HYBRID
-            and state.setup.rules.hybrid_standard_claims == "CHECKED_AT_ONCE"):
+    if (
+        state.setup.mode is Mode.HYBRID
+        and state.setup.rules.hybrid_standard_claims == "CHECKED_AT_ONCE"
+    ):
         pending = Pending(place, action.side, NOBODY, Stage.CHECK, TABLE)
         return replace(state, pending=pending)
     challenger = _next_challenger(state, action.side, (action.side,))
@@ -437,17 +459,24 @@ def _pending(state: State, stage: Stage, rule: str, what: str) -> Pending:
 def _challenge(state: State, action: A.Challenge, events: Events) -> State:
     pending = _pending(state, Stage.WINDOW, "MW-CH1", "a challenge")
     if action.side != pending.offered_to:
-        raise IllegalAction("MW-CH1", f"only {_name(state, pending.offered_to)}, the next "
-                            "eligible player, may challenge this claim")
+        raise IllegalAction(
+            "MW-CH1",
+            f"only {_name(state, pending.offered_to)}, the next "
+            "eligible player, may challenge this claim",
+        )
     if not action.differs and state.setup.rules.challenge_must_differ:
-        raise IllegalAction("MW-CH5", "a challenger must state facts that differ from the "
-                            "claim (house rule mw.challenge.mustDiffer)")
+        raise IllegalAction(
+            "MW-CH5",
+            "a challenger must state facts that differ from the "
+            "claim (house rule mw.challenge.mustDiffer)",
+        )
     state = _take_piece(state, action.side, events)
     me = state.sides[action.side]
     state = _set_side(state, action.side, replace(me, challenge_pieces=me.challenge_pieces - 1))
     place = state.places[pending.place]
-    state = _set_place(state, pending.place,
-                       replace(place, crystals=(*place.crystals, action.side, CHALLENGE)))
+    state = _set_place(
+        state, pending.place, replace(place, crystals=(*place.crystals, action.side, CHALLENGE))
+    )
     events.append(E.ChallengeDeclared(action.side, pending.place))
     return replace(state, pending=replace(pending, challenger=action.side, stage=Stage.RESPONSE))
 
@@ -455,16 +484,19 @@ def _challenge(state: State, action: A.Challenge, events: Events) -> State:
 def _decline(state: State, action: A.DeclineChallenge, events: Events) -> State:
     pending = _pending(state, Stage.WINDOW, "MW-CH1", "declining a challenge")
     if action.side != pending.offered_to:
-        raise IllegalAction("MW-CH1", f"the challenge is offered to "
-                            f"{_name(state, pending.offered_to)}")
+        raise IllegalAction(
+            "MW-CH1", f"the challenge is offered to {_name(state, pending.offered_to)}"
+        )
     events.append(E.ChallengeDeclined(action.side))
     if state.setup.rules.challenge_offer == "ROUND_ROBIN":
         passed = (*pending.declined, action.side, pending.claimant)
         nxt = _next_challenger(state, action.side, passed)
         if nxt != NOBODY:
             events.append(E.ChallengeOffered(nxt, pending.place))
-            return replace(state, pending=replace(pending, offered_to=nxt,
-                                                  declined=(*pending.declined, action.side)))
+            return replace(
+                state,
+                pending=replace(pending, offered_to=nxt, declined=(*pending.declined, action.side)),
+            )
     return _finish_claim(state, pending.claimant, pending.place, events)
 
 
@@ -500,8 +532,7 @@ def _contest(state: State, action: A.Contest, events: Events) -> State:
 
 def _forsake(state: State, action: A.Forsake, events: Events) -> State:
     pending = _pending(state, Stage.DECISION, "MW-FS1", "forsaking")
-    _check_actor(state, action.side, pending.challenger, "MW-FS1",
-                 "decides to forsake or maintain")
+    _check_actor(state, action.side, pending.challenger, "MW-FS1", "decides to forsake or maintain")
     events.append(E.ChallengeForsaken(action.side))
     return _resolve_forsake(state, pending, "forsake", events)
 
@@ -521,8 +552,7 @@ def _resolve_forsake(state: State, pending: Pending, rule: str, events: Events) 
 
 def _maintain(state: State, action: A.Maintain, events: Events) -> State:
     pending = _pending(state, Stage.DECISION, "MW-CH6", "maintaining")
-    _check_actor(state, action.side, pending.challenger, "MW-M1",
-                 "decides to forsake or maintain")
+    _check_actor(state, action.side, pending.challenger, "MW-M1", "decides to forsake or maintain")
     claimant_depth = state.setup.depth_of(pending.claimant, state.depth) or state.depth
     if state.setup.rules.challenge_depth_rule == "CLAIM_DEPTH":
         challenger_depth = claimant_depth
@@ -606,8 +636,10 @@ def _after_turn(state: State, side: int, events: Events) -> State:
 def _pass(state: State, action: A.Pass, events: Events) -> State:
     _expect_phase(state, Phase.PLAY, "MW-SM2", "passing")
     if not state.setup.rules.allow_pass:
-        raise IllegalAction("MW-SM2", "the move is forced: a player on turn may not pass "
-                            "(house rule mw.standard.allowPass)")
+        raise IllegalAction(
+            "MW-SM2",
+            "the move is forced: a player on turn may not pass (house rule mw.standard.allowPass)",
+        )
     if state.pending is not None or action.side != state.turn or _plays_basic(state, action.side):
         raise IllegalAction("MW-SM2", f"only the player on turn may pass ({_waiting_for(state)})")
     events.append(E.TurnPassed(action.side, "pass"))
@@ -622,32 +654,41 @@ def _answer(state: State, action: A.Answer, events: Events) -> State:
         pending = _pending(state, Stage.CHECK, "MW-BM3", "an answer")
         _check_actor(state, action.side, pending.claimant, "MW-A31", "made the claim checked")
         return _check_claim(state, pending, action, events)
-    if state.current_card == NO_CARD or state.setup.mode is Mode.STUDY or (
-            state.phase is Phase.PLAY and not _plays_basic(state, state.turn)):
+    if (
+        state.current_card == NO_CARD
+        or state.setup.mode is Mode.STUDY
+        or (state.phase is Phase.PLAY and not _plays_basic(state, state.turn))
+    ):
         raise IllegalAction("MW-BM3", f"no card is being answered ({_waiting_for(state)})")
     _check_actor(state, action.side, state.turn, "MW-BM1", "answers this card")
     card = state.current_card
     number = state.setup.place_of[card]
     correct = action.correct
     rules = state.setup.rules
-    locate = (rules.review_correctness == "PLACE_AND_FACTS" if state.setup.mode is Mode.REVIEW
-              else rules.basic_must_locate_place)
+    locate = (
+        rules.review_correctness == "PLACE_AND_FACTS"
+        if state.setup.mode is Mode.REVIEW
+        else rules.basic_must_locate_place
+    )
     if locate:
         if action.place == 0:
             rule = "MW-SR3" if state.setup.mode is Mode.REVIEW else "MW-BM2"
-            raise IllegalAction(rule, "the place is part of the answer: say where the crystal "
-                                "went")
+            raise IllegalAction(rule, "the place is part of the answer: say where the crystal went")
         if action.place not in state.setup.in_play:
             raise IllegalAction("MW-B13", f"place {action.place} is not in play")
         correct = correct and action.place == number
     elif action.place not in (0, number):
-        raise IllegalAction("MW-BM3", f"card {card} belongs on place {number}, not place "
-                            f"{action.place}")
+        raise IllegalAction(
+            "MW-BM3", f"card {card} belongs on place {number}, not place {action.place}"
+        )
     events.append(E.AnswerJudged(action.side, card, number, correct))
     first_pass = state.phase is Phase.PLAY
     if first_pass:
-        state = replace(state, first_pass_answers=state.first_pass_answers + 1,
-                        first_pass_correct=state.first_pass_correct + int(correct))
+        state = replace(
+            state,
+            first_pass_answers=state.first_pass_answers + 1,
+            first_pass_correct=state.first_pass_correct + int(correct),
+        )
     state = replace(state, current_card=NO_CARD)
     if first_pass:
         state = replace(state, deck=tuple(c for c in state.deck if c != card))
@@ -655,23 +696,26 @@ def _answer(state: State, action: A.Answer, events: Events) -> State:
         state = replace(state, round_cards=state.round_cards[1:])
     place = state.places[number]
     if correct:
-        if place.occupied and CHALLENGE in place.crystals:
-            # A lightning-round success (MW-BM8, MW-A19).
-            if rules.lightning_correct == "REPLACE_MARKER":
-                state = _return_challenge_piece(state, place.marker_owner)
-                place = replace(place, crystals=(), marker_owner=NOBODY)
+        # A lightning-round success replaces the marker unless it stays (MW-BM8, MW-A19).
+        if CHALLENGE in place.crystals and rules.lightning_correct == "REPLACE_MARKER":
+            state = _return_challenge_piece(state, place.marker_owner)
+            place = replace(place, crystals=(), marker_owner=NOBODY)
         state = _take_piece(state, action.side, events)
         place = replace(place, crystals=(*place.crystals, action.side))
         state = _set_place(state, number, place)
-        state = replace(state, discard=(*state.discard, card),
-                        missed_by=tuple(m for m in state.missed_by if m[0] != card))
+        state = replace(
+            state,
+            discard=(*state.discard, card),
+            missed_by=tuple(m for m in state.missed_by if m[0] != card),
+        )
         state = _take_counters(state, number, events)
     else:
         if not place.occupied:
             state, owner = _put_marker(state, action.side)
-            state = _set_place(state, number, replace(place, crystals=(CHALLENGE,),
-                                                      marker_owner=owner))
-        missed = tuple(m for m in state.missed_by if m[0] != card) + ((card, action.side),)
+            state = _set_place(
+                state, number, replace(place, crystals=(CHALLENGE,), marker_owner=owner)
+            )
+        missed = (*(m for m in state.missed_by if m[0] != card), (card, action.side))
         state = replace(state, lightning=(*state.lightning, card), missed_by=missed)
     if first_pass and _quadrants_at_completion(state):
         state = _check_quadrant(state, number, events)
@@ -695,11 +739,14 @@ def _check_claim(state: State, pending: Pending, action: A.Answer, events: Event
         me = state.sides[action.side]
         state = _set_side(state, action.side, replace(me, supply=me.supply + 1))
         state, owner = _put_marker(state, action.side)
-        state = _set_place(state, number, replace(place, crystals=(CHALLENGE,),
-                                                  marker_owner=owner))
+        state = _set_place(state, number, replace(place, crystals=(CHALLENGE,), marker_owner=owner))
         missed = (*state.missed_by, (card, action.side))
-        state = replace(state, lightning=(*state.lightning, card), missed_by=missed,
-                        deck=tuple(c for c in state.deck if c != card))
+        state = replace(
+            state,
+            lightning=(*state.lightning, card),
+            missed_by=missed,
+            deck=tuple(c for c in state.deck if c != card),
+        )
     return _finish_claim(state, pending.claimant, number, events)
 
 
@@ -732,8 +779,15 @@ def _start_lightning(state: State, last: int, events: Events) -> State:
     if state.setup.mode is Mode.REVIEW and state.setup.rules.review_loop == "CLEAR_BOARD":
         state = _clear_board(state)
     rounds = state.lightning_rounds + 1
-    state = replace(state, phase=Phase.LIGHTNING, lightning=(), round_cards=cards,
-                    lightning_rounds=rounds, pending=None, current_card=NO_CARD)
+    state = replace(
+        state,
+        phase=Phase.LIGHTNING,
+        lightning=(),
+        round_cards=cards,
+        lightning_rounds=rounds,
+        pending=None,
+        current_card=NO_CARD,
+    )
     events.append(E.LightningRoundStarted(rounds, cards))
     return _next_lightning_answerer(state, last, events)
 
@@ -784,8 +838,9 @@ def _time_expired(state: State, action: A.TimeExpired, events: Events) -> State:
         raise IllegalAction("MW-G7", "this game is played without a move timer")
     expectation = expected(state)
     if expectation is None or expectation.actor not in (action.side, TABLE):
-        raise IllegalAction("MW-A33", f"{_name(state, action.side)} has no move to time out "
-                            f"({_waiting_for(state)})")
+        raise IllegalAction(
+            "MW-A33", f"{_name(state, action.side)} has no move to time out ({_waiting_for(state)})"
+        )
     if state.setup.rules.timer_expiry == "FLAG_LOSES":
         events.append(E.FlagFell(action.side))
         winners = tuple(i for i in range(len(state.sides)) if i != action.side)
@@ -794,8 +849,11 @@ def _time_expired(state: State, action: A.TimeExpired, events: Events) -> State:
     if pending is None and state.current_card != NO_CARD and _presents(state):
         if action.side != state.turn:
             raise IllegalAction("MW-A33", f"{_name(state, state.turn)} is answering")
-        return _answer(state, A.Answer(action.side, False, 0), events) if not _locates(state) \
+        return (
+            _answer(state, A.Answer(action.side, False, 0), events)
+            if not _locates(state)
             else _answer(state, A.Answer(action.side, False, _wrong_place(state)), events)
+        )
     if pending is None:
         if action.side != state.turn:
             raise IllegalAction("MW-A33", f"it is {_name(state, state.turn)}'s turn")
@@ -807,8 +865,9 @@ def _time_expired(state: State, action: A.TimeExpired, events: Events) -> State:
         return _resolve_give_up(state, pending, events)
     if pending.stage is Stage.DECISION and action.side == pending.challenger:
         return _resolve_forsake(state, pending, "forsake", events)
-    raise IllegalAction("MW-A33", f"{_name(state, action.side)} has no move to time out "
-                        f"({_waiting_for(state)})")
+    raise IllegalAction(
+        "MW-A33", f"{_name(state, action.side)} has no move to time out ({_waiting_for(state)})"
+    )
 
 
 def _presents(state: State) -> bool:
@@ -824,19 +883,22 @@ def _locates(state: State) -> bool:
 
 def _wrong_place(state: State) -> int:
     right = state.setup.place_of[state.current_card]
-    return next(p for p in sorted(state.setup.in_play) if p != right) \
-        if len(state.setup.in_play) > 1 else right
+    return (
+        next(p for p in sorted(state.setup.in_play) if p != right)
+        if len(state.setup.in_play) > 1
+        else right
+    )
 
 
 # ------------------------------------------------------------- pieces and places
 def _set_place(state: State, number: int, place: Place) -> State:
     places = state.places
-    return replace(state, places=(*places[:number], place, *places[number + 1:]))
+    return replace(state, places=(*places[:number], place, *places[number + 1 :]))
 
 
 def _set_side(state: State, index: int, side: Side) -> State:
     sides = state.sides
-    return replace(state, sides=(*sides[:index], side, *sides[index + 1:]))
+    return replace(state, sides=(*sides[:index], side, *sides[index + 1 :]))
 
 
 def _take_piece(state: State, side: int, events: Events) -> State:
@@ -928,9 +990,7 @@ def _score_quadrant(state: State, quadrant: int, events: Events) -> State:
     leaders = tuple(i for i, t in enumerate(totals) if t == best) if best > 0 else ()
     winners: tuple[int, ...] = ()
     rank = -1
-    if len(leaders) == 1:
-        winners, rank = leaders, state.ranks_used
-    elif leaders and setup.rules.quadrant_tie == "SHARED":
+    if len(leaders) == 1 or (leaders and setup.rules.quadrant_tie == "SHARED"):
         winners, rank = leaders, state.ranks_used
     elif leaders and setup.rules.quadrant_tie == "NO_WINNER_RANK_CONSUMED":
         rank = state.ranks_used
@@ -945,14 +1005,16 @@ def _score_quadrant(state: State, quadrant: int, events: Events) -> State:
     return replace(state, quadrant_results=(*state.quadrant_results, result))
 
 
-def _end_game(state: State, reason: str, events: Events,
-              winners: tuple[int, ...] | None = None) -> State:
+def _end_game(
+    state: State, reason: str, events: Events, winners: tuple[int, ...] | None = None
+) -> State:
     if state.setup.mode is Mode.BASIC and state.setup.rules.basic_quadrant_bonus == "AT_END":
         for quadrant in state.setup.quadrants:
             if all(state.places[p].occupied for p in quadrant_places(quadrant)):
                 state = _score_quadrant(state, quadrant, events)
-    state = replace(state, phase=Phase.OVER, pending=None, current_card=NO_CARD,
-                    turn=NOBODY, round_cards=())
+    state = replace(
+        state, phase=Phase.OVER, pending=None, current_card=NO_CARD, turn=NOBODY, round_cards=()
+    )
     if winners is None:
         winners = score(state).leaders
     events.append(E.GameEnded(winners, reason))
@@ -965,67 +1027,100 @@ def expected(state: State) -> Expectation | None:
     if phase is Phase.OVER:
         return None
     if phase is Phase.ROLL_FIRST:
-        return Expectation(TABLE, ("roll_for_first",), (),
-                           "Every player rolls the D8 for first turn.")
+        return Expectation(
+            TABLE, ("roll_for_first",), (), "Every player rolls the D8 for first turn."
+        )
     if phase is Phase.ORIENT:
         second = state.second_player
-        return Expectation(second, ("orient_board",), (),
-                           f"{_name(state, second)} chooses where North faces.")
+        return Expectation(
+            second, ("orient_board",), (), f"{_name(state, second)} chooses where North faces."
+        )
     if phase is Phase.ROLL_DEPTH:
         return Expectation(TABLE, ("roll_depth",), (), "Roll the D8 for the depth.")
     if phase is Phase.SHUFFLE:
         last = state.last_player
-        return Expectation(last, ("shuffle_deck",), (),
-                           f"{_name(state, last)} shuffles the deck.")
+        return Expectation(last, ("shuffle_deck",), (), f"{_name(state, last)} shuffles the deck.")
     if phase is Phase.PLACE_COUNTERS:
         side = state.counter_turn
-        free = tuple(p for p in sorted(state.setup.in_play)
-                     if all(c.owner != side for c in state.places[p].counters))
-        return Expectation(side, ("place_counter",), free,
-                           f"{_name(state, side)} places a topology counter face down.")
+        free = tuple(
+            p
+            for p in sorted(state.setup.in_play)
+            if all(c.owner != side for c in state.places[p].counters)
+        )
+        return Expectation(
+            side,
+            ("place_counter",),
+            free,
+            f"{_name(state, side)} places a topology counter face down.",
+        )
     timer = ("time_expired",) if state.setup.timer else ()
     pending = state.pending
     if pending is not None:
         place = (pending.place,)
         if pending.stage is Stage.WINDOW:
             who = pending.offered_to
-            return Expectation(who, ("challenge", "decline_challenge", *timer), place,
-                               f"{_name(state, who)} may challenge the claim on place "
-                               f"{pending.place}.")
+            return Expectation(
+                who,
+                ("challenge", "decline_challenge", *timer),
+                place,
+                f"{_name(state, who)} may challenge the claim on place {pending.place}.",
+            )
         if pending.stage is Stage.RESPONSE:
             who = pending.claimant
-            return Expectation(who, ("give_up", "contest", *timer), place,
-                               f"{_name(state, who)} gives up or contests place "
-                               f"{pending.place}.")
+            return Expectation(
+                who,
+                ("give_up", "contest", *timer),
+                place,
+                f"{_name(state, who)} gives up or contests place {pending.place}.",
+            )
         if pending.stage is Stage.DECISION:
             who = pending.challenger
-            return Expectation(who, ("forsake", "maintain", *timer), place,
-                               f"{_name(state, who)} forsakes or maintains the challenge.")
+            return Expectation(
+                who,
+                ("forsake", "maintain", *timer),
+                place,
+                f"{_name(state, who)} forsakes or maintains the challenge.",
+            )
         if pending.stage is Stage.JUDGEMENT:
-            return Expectation(TABLE, ("judge",), place,
-                               f"Check card {state.setup.card_at[pending.place]}: who was "
-                               "right?")
-        return Expectation(TABLE, ("answer",), place,
-                           f"Check {_name(state, pending.claimant)}'s claim on place "
-                           f"{pending.place} against its card.")
+            return Expectation(
+                TABLE,
+                ("judge",),
+                place,
+                f"Check card {state.setup.card_at[pending.place]}: who was right?",
+            )
+        return Expectation(
+            TABLE,
+            ("answer",),
+            place,
+            f"Check {_name(state, pending.claimant)}'s claim on place "
+            f"{pending.place} against its card.",
+        )
     side = state.turn
     if state.setup.mode is Mode.STUDY:
-        return Expectation(side, ("study_card",), (state.setup.place_of[state.current_card],),
-                           f"Read card {state.current_card} and place its crystal.")
+        return Expectation(
+            side,
+            ("study_card",),
+            (state.setup.place_of[state.current_card],),
+            f"Read card {state.current_card} and place its crystal.",
+        )
     if _presents(state):
-        place = state.setup.place_of[state.current_card]
-        places = tuple(sorted(state.setup.in_play)) if _locates(state) else (place,)
+        card_place = state.setup.place_of[state.current_card]
+        places = tuple(sorted(state.setup.in_play)) if _locates(state) else (card_place,)
         speaker = _speaker(state, side)
-        return Expectation(TABLE, ("answer", *timer), places,
-                           f"{speaker} answers card {state.current_card}; was the answer "
-                           "right?")
+        return Expectation(
+            TABLE,
+            ("answer", *timer),
+            places,
+            f"{speaker} answers card {state.current_card}; was the answer right?",
+        )
     if state.current_card != NO_CARD:
         places = (state.setup.place_of[state.current_card],)
     else:
         places = tuple(p for p in sorted(state.setup.in_play) if not state.places[p].occupied)
     allowed = ("claim", "pass", *timer) if state.setup.rules.allow_pass else ("claim", *timer)
-    return Expectation(side, allowed, places,
-                       f"{_speaker(state, side)} claims a place and states its facts.")
+    return Expectation(
+        side, allowed, places, f"{_speaker(state, side)} claims a place and states its facts."
+    )
 
 
 def _speaker(state: State, side: int) -> str:
@@ -1089,15 +1184,22 @@ def summary(state: State) -> JSON:
         "sides": [s.name for s in state.setup.sides],
         "scores": breakdown.to_dict(),
         "quadrants": [
-            {"quadrant": r.quadrant, "totals": list(r.totals), "winners": list(r.winners),
-             "rank": r.rank}
+            {
+                "quadrant": r.quadrant,
+                "totals": list(r.totals),
+                "winners": list(r.winners),
+                "rank": r.rank,
+            }
             for r in state.quadrant_results
         ],
-        "review": {"first_pass_answers": state.first_pass_answers,
-                   "first_pass_correct": state.first_pass_correct,
-                   "lightning_rounds": state.lightning_rounds},
-        "outcome": None if state.outcome is None else {
-            "winners": list(state.outcome.winners), "reason": state.outcome.reason},
+        "review": {
+            "first_pass_answers": state.first_pass_answers,
+            "first_pass_correct": state.first_pass_correct,
+            "lightning_rounds": state.lightning_rounds,
+        },
+        "outcome": None
+        if state.outcome is None
+        else {"winners": list(state.outcome.winners), "reason": state.outcome.reason},
     }
 
 

@@ -12,7 +12,7 @@ gives up bluffs it is caught on. The table judges from the truth the simulation 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -103,8 +103,9 @@ class SimulatedTable:
                 return A.Forsake(actor)
             if "judge" in expectation.actions:
                 challenger = self.players[pending.challenger]
-                return A.Judge(self._answers_right(claimant, card),
-                               self._answers_right(challenger, card))
+                return A.Judge(
+                    self._answers_right(claimant, card), self._answers_right(challenger, card)
+                )
             if "answer" in expectation.actions:
                 return A.Answer(pending.claimant, self._answers_right(claimant, card))
         if "answer" in expectation.actions and state.current_card != NO_CARD:
@@ -114,9 +115,13 @@ class SimulatedTable:
             place = 0
             if len(expectation.places) > 1:
                 true_place = setup.place_of[card]
-                place = true_place if right or self.rng.random() < 0.5 else \
-                    self.rng.choice([p for p in expectation.places if p != true_place]
-                                    or [true_place])
+                place = (
+                    true_place
+                    if right or self.rng.random() < 0.5
+                    else self.rng.choice(
+                        [p for p in expectation.places if p != true_place] or [true_place]
+                    )
+                )
             return A.Answer(state.turn, right, place)
         raise ValueError(f"the simulation cannot decide {kind or expectation.actions}")
 
@@ -147,7 +152,8 @@ class SimulatedTable:
             claimant = [p for p in self.players if p is not me]
             differs = claimant_unsure or any(
                 p.beliefs[card] is not me.beliefs[card] or p.beliefs[card] is Belief.WRONG
-                for p in claimant)
+                for p in claimant
+            )
             if differs and self.rng.random() < 0.9:
                 return A.Challenge(side)
         elif claimant_unsure and self.rng.random() < 0.25:
@@ -183,7 +189,9 @@ def random_legal_action(state: State, expectation: Expectation, rng: random.Rand
     if kind == "shuffle_deck":
         return A.ShuffleDeck(actor)
     if kind == "place_counter":
-        return A.PlaceCounter(actor, rng.choice(places), rng.choice(state.sides[actor].counters_left))
+        return A.PlaceCounter(
+            actor, rng.choice(places), rng.choice(state.sides[actor].counters_left)
+        )
     if kind == "study_card":
         return A.StudyCard(actor)
     if kind == "claim":
@@ -191,10 +199,15 @@ def random_legal_action(state: State, expectation: Expectation, rng: random.Rand
     if kind == "pass":
         return A.Pass(actor)
     if kind in ("challenge", "decline_challenge", "give_up", "contest", "forsake", "maintain"):
-        cls = {"challenge": A.Challenge, "decline_challenge": A.DeclineChallenge,
-               "give_up": A.GiveUp, "contest": A.Contest, "forsake": A.Forsake,
-               "maintain": A.Maintain}[kind]
-        return cls(actor)  # type: ignore[abstract, call-arg]
+        make: dict[str, Callable[[int], Action]] = {
+            "challenge": A.Challenge,
+            "decline_challenge": A.DeclineChallenge,
+            "give_up": A.GiveUp,
+            "contest": A.Contest,
+            "forsake": A.Forsake,
+            "maintain": A.Maintain,
+        }
+        return make[kind](actor)
     if kind == "judge":
         return A.Judge(rng.random() < 0.5, rng.random() < 0.5)
     if kind == "answer":

@@ -1,7 +1,7 @@
 """Scores: one place-score function (section 1.15) and a breakdown that explains every point.
 
-    breakdown = score(state)
-    breakdown.sides[0].total
+breakdown = score(state)
+breakdown.sides[0].total
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ from companion.games.memwars.state import BOARD, Place, State
 
 # Captures that earn +2 at the end, by house rule mw.final.plus2Scope (MW-A18).
 _PLUS2_RULES = {
-    "ALL_2_2_CAPTURES": frozenset({"forsake", "challenger_right", "challenger_wrong",
-                                   "both_right"}),
+    "ALL_2_2_CAPTURES": frozenset(
+        {"forsake", "challenger_right", "challenger_wrong", "both_right"}
+    ),
     "CHALLENGER_WINS_ONLY": frozenset({"challenger_right"}),
 }
 
@@ -61,7 +62,9 @@ def place_score(setup: Setup, number: int, place: Place) -> int:
     if not values or setup.topology is Topology.FLAT:
         return points
     if setup.counter_scoring is CounterScoring.MULTIPLY:
-        factor = math.prod(values) if setup.rules.multiply_two_counters == "PRODUCT" else sum(values)
+        factor = (
+            math.prod(values) if setup.rules.multiply_two_counters == "PRODUCT" else sum(values)
+        )
         return points * factor
     if setup.rules.take_mode == "REPLACE":
         return sum(values)
@@ -85,8 +88,9 @@ def bonus_for(state: State, rank: int) -> int:
     if rank < 0:
         return 0
     if state.setup.rules.bonus_ladder == "FIRST_5_LAST_1" and rank > 0:
-        finished = all(q in {r.quadrant for r in state.quadrant_results}
-                       for q in state.setup.quadrants)
+        finished = all(
+            q in {r.quadrant for r in state.quadrant_results} for q in state.setup.quadrants
+        )
         if finished and rank == state.ranks_used - 1:
             return ladder[-1]
     return ladder[min(rank, len(ladder) - 1)]
@@ -111,12 +115,19 @@ class SideScore:
 
     def to_dict(self) -> JSON:
         return {
-            "side": self.side, "places": self.places, "place_points": self.place_points,
-            "counter_points": self.counter_points, "quadrant_bonus": self.quadrant_bonus,
-            "quadrants_won": list(self.quadrants_won), "captures": self.captures,
-            "capture_points": self.capture_points, "board_pieces": self.board_pieces,
-            "board_penalty": self.board_penalty, "pattern_points": self.pattern_points,
-            "patterns": list(self.patterns), "total": self.total,
+            "side": self.side,
+            "places": self.places,
+            "place_points": self.place_points,
+            "counter_points": self.counter_points,
+            "quadrant_bonus": self.quadrant_bonus,
+            "quadrants_won": list(self.quadrants_won),
+            "captures": self.captures,
+            "capture_points": self.capture_points,
+            "board_pieces": self.board_pieces,
+            "board_penalty": self.board_penalty,
+            "pattern_points": self.pattern_points,
+            "patterns": list(self.patterns),
+            "total": self.total,
         }
 
 
@@ -169,32 +180,51 @@ def score(state: State) -> Breakdown:
         captures = sum(1 for c in side.captures if c.rule in plus2) if competitive else 0
         board_pieces = 0
         if competitive:
-            board_pieces = (side.board_retained if setup.rules.minus3_scope == "OWN_PIECES"
-                            else retained_total)
+            board_pieces = (
+                side.board_retained if setup.rules.minus3_scope == "OWN_PIECES" else retained_total
+            )
         pattern_names = _patterns(state, i)
         pattern_points = sum(points for _, points in pattern_names)
-        total = (place_points[i] + counter_points[i] + bonuses[i] + 2 * captures
-                 - 3 * board_pieces + pattern_points)
-        scores.append(SideScore(
-            side=i, places=held[i], place_points=place_points[i],
-            counter_points=counter_points[i], quadrant_bonus=bonuses[i],
-            quadrants_won=tuple(won[i]), captures=captures, capture_points=2 * captures,
-            board_pieces=board_pieces, board_penalty=-3 * board_pieces,
-            pattern_points=pattern_points, patterns=tuple(name for name, _ in pattern_names),
-            total=total,
-        ))
+        total = (
+            place_points[i]
+            + counter_points[i]
+            + bonuses[i]
+            + 2 * captures
+            - 3 * board_pieces
+            + pattern_points
+        )
+        scores.append(
+            SideScore(
+                side=i,
+                places=held[i],
+                place_points=place_points[i],
+                counter_points=counter_points[i],
+                quadrant_bonus=bonuses[i],
+                quadrants_won=tuple(won[i]),
+                captures=captures,
+                capture_points=2 * captures,
+                board_pieces=board_pieces,
+                board_penalty=-3 * board_pieces,
+                pattern_points=pattern_points,
+                patterns=tuple(name for name, _ in pattern_names),
+                total=total,
+            )
+        )
     if setup.rules.board_score_mode == "ZERO":
         board_total = 0
     elif setup.rules.board_score_mode == "MIRROR":
         board_total += 2 * retained_total
     return Breakdown(
-        sides=tuple(scores), board=board_total, board_places=board_places,
+        sides=tuple(scores),
+        board=board_total,
+        board_places=board_places,
         leaders=_leaders(state, scores, board_total, competitive),
     )
 
 
-def _leaders(state: State, scores: list[SideScore], board_total: int,
-             competitive: bool) -> tuple[int, ...]:
+def _leaders(
+    state: State, scores: list[SideScore], board_total: int, competitive: bool
+) -> tuple[int, ...]:
     if not scores or state.setup.mode in (Mode.STUDY, Mode.REVIEW):
         return ()
     best = max(s.total for s in scores)
@@ -231,8 +261,10 @@ def pattern_sets(setup: Setup) -> list[tuple[str, int, tuple[int, ...]]]:
         if lattice:
             diagonals = BOARD_DIAGONALS
         else:
-            diagonals = (_quincunxes(1, (1, 3, 5)) + _quincunxes(4, (1, 3, 5)),
-                         _quincunxes(2, (2, 3, 4)) + _quincunxes(3, (2, 3, 4)))
+            diagonals = (
+                _quincunxes(1, (1, 3, 5)) + _quincunxes(4, (1, 3, 5)),
+                _quincunxes(2, (2, 3, 4)) + _quincunxes(3, (2, 3, 4)),
+            )
         for name, places in zip(("falling", "rising"), diagonals, strict=True):
             if all(p in setup.in_play for p in places):
                 found.append((f"board {name} diagonal", patterns.major_diagonal, places))

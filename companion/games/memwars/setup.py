@@ -171,8 +171,13 @@ class Setup:
     def to_dict(self) -> JSON:
         return {
             "sides": [
-                {"name": s.name, "colour": s.colour, "members": list(s.members),
-                 "depth": s.depth, "mode": s.mode.value}
+                {
+                    "name": s.name,
+                    "colour": s.colour,
+                    "members": list(s.members),
+                    "depth": s.depth,
+                    "mode": s.mode.value,
+                }
                 for s in self.sides
             ],
             "mode": self.mode.value,
@@ -209,16 +214,38 @@ class Setup:
 
 
 _SETUP_KEYS = {
-    "sides", "mode", "quadrants", "path", "depth", "max_depth", "cards", "quadrant_names",
-    "topology", "multipliers", "patterns", "lightning_rounds", "basic_prompts",
-    "quadrant_bonuses", "first_player", "north", "timer", "seed", "house_rules",
+    "sides",
+    "mode",
+    "quadrants",
+    "path",
+    "depth",
+    "max_depth",
+    "cards",
+    "quadrant_names",
+    "topology",
+    "multipliers",
+    "patterns",
+    "lightning_rounds",
+    "basic_prompts",
+    "quadrant_bonuses",
+    "first_player",
+    "north",
+    "timer",
+    "seed",
+    "house_rules",
 }
 
 _DEFAULT_COLOURS = ("red", "blue", "green", "yellow")
 
 
-def _int(data: Mapping[str, Any], key: str, where: str, default: int | None = None,
-         low: int | None = None, high: int | None = None) -> int:
+def _int(
+    data: Mapping[str, Any],
+    key: str,
+    where: str,
+    default: int | None = None,
+    low: int | None = None,
+    high: int | None = None,
+) -> int:
     value = data.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int):
         raise BadSetup(f"{where}{key}", f"must be a whole number, got {value!r}")
@@ -231,7 +258,7 @@ def _enum(cls: type[Enum], value: Any, where: str) -> Any:
     try:
         return cls(value)
     except ValueError:
-        allowed = ", ".join(repr(m.value) for m in cls)  # type: ignore[var-annotated]
+        allowed = ", ".join(repr(m.value) for m in cls)
         raise BadSetup(where, f"must be one of {allowed}, got {value!r}") from None
 
 
@@ -253,18 +280,18 @@ def parse_setup(data: Mapping[str, Any]) -> Setup:
     quadrants = _parse_quadrants(data.get("quadrants", [1, 2, 3, 4]))
     max_depth = _int(data, "max_depth", "", 1, 1, 99)
     raw_depth = data.get("depth", 1)
-    depth: int | None
-    if raw_depth == "roll":
-        depth = None
-    else:
-        depth = _int(data, "depth", "", 1, low=1, high=max_depth)
+    depth = None if raw_depth == "roll" else _int(data, "depth", "", 1, low=1, high=max_depth)
     for i, side in enumerate(sides):
         if side.depth is not None and side.depth > max_depth:
             raise BadSetup(f"sides[{i}].depth", f"the deck goes {max_depth} levels deep")
     cards = _parse_cards(data.get("cards"), quadrants, rules)
     names = data.get("quadrant_names", ["north-west", "north-east", "south-west", "south-east"])
-    if (not isinstance(names, Sequence) or isinstance(names, str) or len(names) != 4
-            or not all(isinstance(n, str) for n in names)):
+    if (
+        not isinstance(names, Sequence)
+        or isinstance(names, str)
+        or len(names) != 4
+        or not all(isinstance(n, str) for n in names)
+    ):
         raise BadSetup("quadrant_names", "must be a list of 4 names")
     topo = _object(data.get("topology", {}), "topology")
     topology = _enum(Topology, topo.get("kind", "flat"), "topology.kind")
@@ -276,19 +303,24 @@ def parse_setup(data: Mapping[str, Any]) -> Setup:
     centre_place = _int(multipliers, "centre_place", "multipliers.", 1, 1, 2)
     centre_quincunx = _int(multipliers, "centre_quincunx", "multipliers.", 1, 1, 3)
     pattern_data = _object(data.get("patterns", {}), "patterns")
-    unknown_patterns = set(pattern_data) - {"quincunx", "quadrant", "minor_diagonal",
-                                            "major_diagonal"}
+    unknown_patterns = set(pattern_data) - {
+        "quincunx",
+        "quadrant",
+        "minor_diagonal",
+        "major_diagonal",
+    }
     if unknown_patterns:
         raise BadSetup(f"patterns.{sorted(unknown_patterns)[0]}", "is not a pattern")
-    patterns = Patterns(**{k: _int(pattern_data, k, "patterns.", 0, 0, 1000)
-                           for k in pattern_data})
+    patterns = Patterns(**{k: _int(pattern_data, k, "patterns.", 0, 0, 1000) for k in pattern_data})
     rounds = data.get("lightning_rounds")
     if rounds is not None:
         rounds = _int(data, "lightning_rounds", "", low=0, high=1000)
     bonuses = data.get("quadrant_bonuses", [5, 3, 2, 1])
-    if (not isinstance(bonuses, Sequence) or len(bonuses) != 4
-            or not all(isinstance(b, int) and not isinstance(b, bool) and b >= 0
-                       for b in bonuses)):
+    if (
+        not isinstance(bonuses, Sequence)
+        or len(bonuses) != 4
+        or not all(isinstance(b, int) and not isinstance(b, bool) and b >= 0 for b in bonuses)
+    ):
         raise BadSetup("quadrant_bonuses", "must be 4 whole numbers, first quadrant won first")
     first = data.get("first_player")
     if first is not None:
@@ -306,13 +338,28 @@ def parse_setup(data: Mapping[str, Any]) -> Setup:
         raise BadSetup("basic_prompts", "must be true or false")
     seed = _int(data, "seed", "", 0, 0, 2**63 - 1)
     return Setup(
-        sides=sides, mode=mode, quadrants=quadrants,
-        path=_enum(Path, data.get("path", "none"), "path"), depth=depth, max_depth=max_depth,
-        cards=cards, quadrant_names=tuple(names), topology=topology, counter_scoring=scoring,
-        standard_counters=counters, centre_place_multiplier=centre_place,
-        centre_quincunx_multiplier=centre_quincunx, patterns=patterns,
-        lightning_rounds=rounds, basic_prompts=prompts, quadrant_bonuses=tuple(bonuses),
-        first_player=first, north=north, timer=timer, seed=seed, rules=rules,
+        sides=sides,
+        mode=mode,
+        quadrants=quadrants,
+        path=_enum(Path, data.get("path", "none"), "path"),
+        depth=depth,
+        max_depth=max_depth,
+        cards=cards,
+        quadrant_names=tuple(names),
+        topology=topology,
+        counter_scoring=scoring,
+        standard_counters=counters,
+        centre_place_multiplier=centre_place,
+        centre_quincunx_multiplier=centre_quincunx,
+        patterns=patterns,
+        lightning_rounds=rounds,
+        basic_prompts=prompts,
+        quadrant_bonuses=tuple(bonuses),
+        first_player=first,
+        north=north,
+        timer=timer,
+        seed=seed,
+        rules=rules,
     )
 
 
@@ -323,8 +370,10 @@ def _parse_sides(raw: Any, mode: Mode, rules: HouseRules) -> tuple[SideSetup, ..
     if solitaire and len(raw) != 1:
         raise BadSetup("sides", f"{mode.value} mode is played by exactly one player")
     if not solitaire and not 2 <= len(raw) <= rules.sides_max:
-        raise BadSetup("sides", f"{mode.value} mode needs 2 to {rules.sides_max} sides "
-                       f"(MW-A03), got {len(raw)}")
+        raise BadSetup(
+            "sides",
+            f"{mode.value} mode needs 2 to {rules.sides_max} sides (MW-A03), got {len(raw)}",
+        )
     sides = []
     for i, item in enumerate(raw):
         where = f"sides[{i}]"
@@ -339,14 +388,21 @@ def _parse_sides(raw: Any, mode: Mode, rules: HouseRules) -> tuple[SideSetup, ..
         if not isinstance(colour, str):
             raise BadSetup(f"{where}.colour", "must be a colour name")
         members = item.get("members", [name])
-        if (not isinstance(members, Sequence) or isinstance(members, str) or not members
-                or not all(isinstance(m, str) and m for m in members)):
+        if (
+            not isinstance(members, Sequence)
+            or isinstance(members, str)
+            or not members
+            or not all(isinstance(m, str) and m for m in members)
+        ):
             raise BadSetup(f"{where}.members", "must be a non-empty list of names")
         depth = item.get("depth")
         if depth is not None:
             depth = _int(item, "depth", f"{where}.", low=1, high=99)
-        side_mode = _enum(Mode, item.get("mode", mode.value if mode is not Mode.HYBRID
-                                         else "standard"), f"{where}.mode")
+        side_mode = _enum(
+            Mode,
+            item.get("mode", mode.value if mode is not Mode.HYBRID else "standard"),
+            f"{where}.mode",
+        )
         if mode is Mode.HYBRID:
             if side_mode not in (Mode.STANDARD, Mode.BASIC):
                 raise BadSetup(f"{where}.mode", "a Hybrid side plays 'standard' or 'basic'")
@@ -361,10 +417,13 @@ def _parse_sides(raw: Any, mode: Mode, rules: HouseRules) -> tuple[SideSetup, ..
 
 
 def _parse_quadrants(raw: Any) -> tuple[int, ...]:
-    if (not isinstance(raw, Sequence) or isinstance(raw, str) or not raw
-            or not all(isinstance(q, int) and not isinstance(q, bool) and q in QUADRANTS
-                       for q in raw)
-            or len(set(raw)) != len(raw)):
+    if (
+        not isinstance(raw, Sequence)
+        or isinstance(raw, str)
+        or not raw
+        or not all(isinstance(q, int) and not isinstance(q, bool) and q in QUADRANTS for q in raw)
+        or len(set(raw)) != len(raw)
+    ):
         raise BadSetup("quadrants", "must list 1 to 4 different quadrants, each 1..4 (MW-S4)")
     return tuple(sorted(raw))
 
@@ -379,8 +438,11 @@ def _parse_cards(raw: Any, quadrants: tuple[int, ...], rules: HouseRules) -> tup
     places: set[int] = set()
     numbers: set[int] = set()
     for i, item in enumerate(raw):
-        if (not isinstance(item, Sequence) or len(item) != 3
-                or not all(isinstance(v, int) and not isinstance(v, bool) for v in item)):
+        if (
+            not isinstance(item, Sequence)
+            or len(item) != 3
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in item)
+        ):
             raise BadSetup(f"cards[{i}]", "must be [number, place, points]")
         number, place, points = item
         if place not in PLACES or number < 1 or points < 0:
@@ -388,8 +450,11 @@ def _parse_cards(raw: Any, quadrants: tuple[int, ...], rules: HouseRules) -> tup
         if place in places or number in numbers:
             raise BadSetup(f"cards[{i}]", "repeats a card number or a place")
         if rules.place1_mapping == "Z_ORDER" and number != place:
-            raise BadSetup(f"cards[{i}]", f"card {number} lies on place {place}, but house rule "
-                           "mw.place1Mapping=Z_ORDER needs card n on place n (MW-A01)")
+            raise BadSetup(
+                f"cards[{i}]",
+                f"card {number} lies on place {place}, but house rule "
+                "mw.place1Mapping=Z_ORDER needs card n on place n (MW-A01)",
+            )
         places.add(place)
         numbers.add(number)
         cards.append(CardInfo(number, place, points))
@@ -399,8 +464,9 @@ def _parse_cards(raw: Any, quadrants: tuple[int, ...], rules: HouseRules) -> tup
     return tuple(cards)
 
 
-def _parse_counters(topo: Mapping[str, Any], topology: Topology,
-                    quadrants: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+def _parse_counters(
+    topo: Mapping[str, Any], topology: Topology, quadrants: tuple[int, ...]
+) -> tuple[tuple[int, int], ...]:
     unknown = set(topo) - {"kind", "scoring", "counters"}
     if unknown:
         raise BadSetup(f"topology.{sorted(unknown)[0]}", "is not a topology key")
@@ -411,9 +477,13 @@ def _parse_counters(topo: Mapping[str, Any], topology: Topology,
     raw = topo.get("counters") or [list(c) for c in STANDARD_TOPOLOGY]
     out = []
     for i, item in enumerate(raw):
-        if (not isinstance(item, Sequence) or len(item) != 2
-                or not all(isinstance(v, int) and not isinstance(v, bool) for v in item)
-                or item[0] not in PLACES or item[1] not in COUNTER_VALUES):
+        if (
+            not isinstance(item, Sequence)
+            or len(item) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in item)
+            or item[0] not in PLACES
+            or item[1] not in COUNTER_VALUES
+        ):
             raise BadSetup(f"topology.counters[{i}]", "must be [place 1..100, value 5|3|2]")
         if quadrant_of(item[0]) in quadrants:
             out.append((item[0], item[1]))

@@ -23,25 +23,46 @@ def view_state(state: State, viewer: Viewer, expectation: Expectation | None) ->
         counters = []
         for counter in place.counters:
             visible = counter.face_up or table or (peek and viewer == counter.owner)
-            counters.append({"owner": counter.owner, "face_up": counter.face_up,
-                             "value": counter.value if visible else None})
-        places.append({"place": number, "card": setup.card_at[number],
-                       "crystals": list(place.crystals), "holder": place.holder,
-                       "counters": counters})
+            counters.append(
+                {
+                    "owner": counter.owner,
+                    "face_up": counter.face_up,
+                    "value": counter.value if visible else None,
+                }
+            )
+        places.append(
+            {
+                "place": number,
+                "card": setup.card_at[number],
+                "crystals": list(place.crystals),
+                "holder": place.holder,
+                "counters": counters,
+            }
+        )
     sides = []
     for i, (info, side) in enumerate(zip(setup.sides, state.sides, strict=True)):
         own = table or viewer == i
-        sides.append({
-            "name": info.name, "colour": info.colour, "members": list(info.members),
-            "mode": info.mode.value, "depth": setup.depth_of(i, state.depth),
-            "supply": side.supply, "challenge_pieces": side.challenge_pieces,
-            "captured": len(side.captures), "board_retained": side.board_retained,
-            "lost_turns": side.lost_turns, "sitting_out": side.sitting_out,
-            "diamonds": list(side.diamonds), "counters_in_hand": len(side.counters_left),
-            "counter_values_in_hand": sorted(side.counters_left, reverse=True) if own else None,
-        })
+        sides.append(
+            {
+                "name": info.name,
+                "colour": info.colour,
+                "members": list(info.members),
+                "mode": info.mode.value,
+                "depth": setup.depth_of(i, state.depth),
+                "supply": side.supply,
+                "challenge_pieces": side.challenge_pieces,
+                "captured": len(side.captures),
+                "board_retained": side.board_retained,
+                "lost_turns": side.lost_turns,
+                "sitting_out": side.sitting_out,
+                "diamonds": list(side.diamonds),
+                "counters_in_hand": len(side.counters_left),
+                "counter_values_in_hand": sorted(side.counters_left, reverse=True) if own else None,
+            }
+        )
     hide_card = setup.rules.basic_must_locate_place or (
-        setup.mode.value == "review" and setup.rules.review_correctness == "PLACE_AND_FACTS")
+        setup.mode.value == "review" and setup.rules.review_correctness == "PLACE_AND_FACTS"
+    )
     card = state.current_card if (table or not hide_card) else NO_CARD
     pending = state.pending
     return {
@@ -58,10 +79,15 @@ def view_state(state: State, viewer: Viewer, expectation: Expectation | None) ->
         "turn": state.turn,
         "move": state.move,
         "current_card": card or None,
-        "pending": None if pending is None else {
-            "place": pending.place, "claimant": pending.claimant,
-            "challenger": pending.challenger, "stage": pending.stage.value,
-            "offered_to": pending.offered_to},
+        "pending": None
+        if pending is None
+        else {
+            "place": pending.place,
+            "claimant": pending.claimant,
+            "challenger": pending.challenger,
+            "stage": pending.stage.value,
+            "offered_to": pending.offered_to,
+        },
         "expected": expectation.to_dict() if expectation else None,
         "sides": sides,
         "places": places,
@@ -73,9 +99,16 @@ def view_state(state: State, viewer: Viewer, expectation: Expectation | None) ->
         "round_cards": list(state.round_cards),
         "lightning_rounds": state.lightning_rounds,
         "quadrant_results": [
-            {"quadrant": r.quadrant, "totals": list(r.totals), "winners": list(r.winners),
-             "rank": r.rank} for r in state.quadrant_results],
+            {
+                "quadrant": r.quadrant,
+                "totals": list(r.totals),
+                "winners": list(r.winners),
+                "rank": r.rank,
+            }
+            for r in state.quadrant_results
+        ],
         "scores": score(state).to_dict(),
-        "outcome": None if state.outcome is None else {
-            "winners": list(state.outcome.winners), "reason": state.outcome.reason},
+        "outcome": None
+        if state.outcome is None
+        else {"winners": list(state.outcome.winners), "reason": state.outcome.reason},
     }

@@ -1,0 +1,64 @@
+"""`companion replay RECORD [--json]`: replays a game record and prints where it ended."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from rich.console import Console
+
+from companion.errors import UserError
+from companion.record import read_record, replay
+from companion.render import print_summary
+
+
+def register(commands: Any) -> None:
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "replay", help="replay a game record and print the final state and scores"
+    )
+    parser.add_argument(
+        "record", metavar="RECORD", help="a game record (JSON Lines), or - for stdin"
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    name = args.record
+    if name == "-":
+        record = read_record(sys.stdin, "<stdin>")
+    else:
+        try:
+            with open(name, encoding="utf-8") as stream:
+                record = read_record(stream, name)
+        except (OSError, UnicodeDecodeError) as err:
+            raise UserError(
+                f"cannot read: {getattr(err, 'strerror', None) or err}", where=name
+            ) from None
+    result = replay(record, name)
+    summary = result.engine.summary(result.state)
+    if args.json:
+        out = {
+            "record": name,
+            "game": record.header.game,
+            "actions": len(record.actions),
+            "phase": summary.get("phase"),
+            "outcome": summary.get("outcome"),
+            "scores": summary.get("scores"),
+            "summary": summary,
+        }
+        print(json.dumps(out, indent=2))
+        return 0
+    console = Console(highlight=False)
+    deck = record.header.deck
+    console.print(
+        f"{name}: {record.header.game}, {len(record.actions)} actions"
+        + (f", deck {deck.get('title') or deck.get('id')}" if deck else "")
+    )
+    expectation = result.engine.expected(result.state)
+    if expectation is not None:
+        console.print(f"Waiting for: {expectation.prompt}")
+    print_summary(console, summary)
+    return 0

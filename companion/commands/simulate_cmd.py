@@ -1,0 +1,138 @@
+"""`companion simulate`: two simulated players play a whole MemWars game, refereed, stored and
+narrated in the terminal. It is what `make run` starts until the touchscreen app exists."""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from companion.config import load_config
+from companion.decks import find_deck
+from companion.errors import UserError
+from companion.games.contract import BadSetup
+from companion.games.memwars import events as E
+from companion.games.memwars.narrate import narrate
+from companion.games.memwars.players import SimulatedTable
+from companion.render import print_summary
+from companion.session import Referee
+from companion.store import Store
+
+DEFAULT_SEED = 25
+MODES = ("standard", "basic", "hybrid", "review", "study")
+
+
+def register(commands: Any) -> None:
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "simulate", help="watch two simulated players play a whole refereed game"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=DEFAULT_SEED, help="random seed (default: %(default)s)"
+    )
+    parser.add_argument("--mode", choices=MODES, default="standard")
+    parser.add_argument(
+        "--deck", help="bundled deck id or deck file (default: from the configuration)"
+    )
+    parser.add_argument(
+        "--recall",
+        type=float,
+        nargs=2,
+        default=(0.85, 0.6),
+        metavar=("A", "B"),
+        help="how often each simulated player recalls a card (default: 0.85 0.6)",
+    )
+    parser.add_argument("--delay", type=float, default=0.0, help="seconds to pause between moves")
+    parser.add_argument("--record", metavar="FILE", help="also write the game record to FILE")
+    parser.add_argument(
+        "--no-store",
+        action="store_true",
+        help="keep the game in a throw-away store instead of the user's",
+    )
+    parser.add_argument("--quiet", action="store_true", help="print only the final scores")
+    parser.set_defaults(run=run)
+
+
+def simulation_setup(
+    deck_cards: list[list[int]], quadrant_names: list[str], max_depth: int, mode: str, seed: int
+) -> dict[str, Any]:
+    solitaire = mode in ("review", "study")
+    sides: list[dict[str, Any]] = [{"name": "Ada", "colour": "red"}]
+    if not solitaire:
+        sides.append({"name": "Basil", "colour": "blue"})
+    if mode == "hybrid":
+        sides[0]["mode"], sides[1]["mode"] = "standard", "basic"
+    return {
+        "sides": sides,
+        "mode": mode,
+        "depth": min(2, max_depth),
+        "max_depth": max_depth,
+        "cards": deck_cards,
+        "quadrant_names": quadrant_names,
+        "topology": {"kind": "standard" if solitaire else "competitive", "scoring": "take"},
+        "multipliers": {"centre_place": 2, "centre_quincunx": 2},
+        "lightning_rounds": None if mode == "review" else 2,
+        "seed": seed,
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    config = load_config(Path(args.config) if args.config else None)
+    deck = find_deck(args.deck or config.game.deck)
+    if not all(0.0 <= r <= 1.0 for r in args.recall):
+        raise UserError("--recall rates must be between 0 and 1")
+    setup = simulation_setup(
+        deck.board_map(), list(deck.quadrants), deck.depth, args.mode, args.seed
+    )
+    console = Console(highlight=False)
+    with tempfile.TemporaryDirectory() as scratch:
+        store_path = (
+            Path(scratch) / "games.sqlite3" if args.no_store else config.store.resolved_path()
+        )
+        with Store.open(store_path) as store:
+            try:
+                referee = Referee.start(
+                    store,
+                    "memwars",
+                    setup,
+                    {"id": deck.id, "hash": deck.hash, "title": deck.title},
+                    title=f"Simulated {args.mode} game, seed {args.seed}",
+                )
+            except BadSetup as err:
+                raise UserError(f"cannot set up the game: {err}") from None
+            recalls = args.recall[: len(setup["sides"])]
+            table = SimulatedTable(referee.state.setup, recalls, args.seed)
+            if not args.quiet:
+                console.rule(f"{deck.title}: a simulated {args.mode} game")
+            while (expectation := referee.expected()) is not None:
+                action = table.next_action(referee.state, expectation)
+                events = referee.submit(action)
+                if not args.quiet:
+                    _print_events(console, events, referee)
+                if args.delay:
+                    time.sleep(args.delay)
+            print_summary(console, referee.engine.summary(referee.state))
+            if args.record:
+                with open(args.record, "w", encoding="utf-8") as out:
+                    store.export(referee.game_id, out)
+                console.print(f"Game record written to {args.record}.")
+            if not args.no_store:
+                console.print(
+                    f"Stored as game {referee.game_id} in {store_path} "
+                    f"(`companion games show {referee.game_id}`)."
+                )
+    return 0
+
+
+def _print_events(console: Console, events: tuple[Any, ...], referee: Referee) -> None:
+    setup = referee.state.setup
+    for event in events:
+        if isinstance(event, E.TurnStarted):
+            console.print(f"[bold]Move {event.move}[/bold]: {setup.sides[event.side].name}")
+            continue
+        line = narrate(event, setup)
+        if line:
+            console.print(f"  {line}")
