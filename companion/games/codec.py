@@ -96,7 +96,7 @@ def parse_value(raw: Any, hint: Any, where: str) -> Any:
             raise BadData(where, f"expected {len(args)} items, got {len(raw)}")
         return tuple(
             parse_value(v, a, f"{where}[{i}]")
-            for i, (v, a) in enumerate(zip(args, raw, strict=True))
+            for i, (v, a) in enumerate(zip(raw, args, strict=True))
         )
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         if not isinstance(raw, Mapping):

@@ -108,7 +108,8 @@ class MemWarsEngine:
 # --------------------------------------------------------------------- new game
 def new_game(setup: Setup) -> State:
     n = setup.side_count
-    each = setup.challenge_pieces_each()
+    solitaire = setup.mode in (Mode.STUDY, Mode.REVIEW)
+    each = 0 if solitaire else setup.challenge_pieces_each()
     pool = CHALLENGE_PIECES_IN_BOX - each * n
     virtual = max(0, -pool)
     places = [EMPTY_PLACE] * 101
@@ -118,9 +119,8 @@ def new_game(setup: Setup) -> State:
     if setup.topology is Topology.COMPETITIVE:
         k = setup.counters_each_per_value()
         hand = tuple(v for v in COUNTER_VALUES for _ in range(k))
-    solitaire = setup.mode in (Mode.STUDY, Mode.REVIEW)
     sides = tuple(
-        Side(supply=PIECES_PER_SIDE, challenge_pieces=0 if solitaire else each, counters_left=hand)
+        Side(supply=PIECES_PER_SIDE, challenge_pieces=each, counters_left=hand)
         for _ in range(n)
     )
     order = setup.path_order()
