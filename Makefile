@@ -17,13 +17,13 @@ system-deps:
 	bash scripts/install-system-deps.sh
 
 run: $(STAMP)
-	$(BIN)/companion simulate
+	$(BIN)/companion simulate --delay 0.02
 
 test: $(STAMP) lint typecheck pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
+	$(BIN)/ruff check companion vision tests bench
+	$(BIN)/ruff format --check companion vision tests bench
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

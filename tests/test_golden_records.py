@@ -50,6 +50,14 @@ def test_the_golden_set_covers_every_mode_and_outcome() -> None:
             if action["type"] == "judge":
                 kinds.add(f"judge:{action['claimant_correct']}:{action['challenger_correct']}")
     assert modes == {"basic", "standard", "hybrid", "study", "review"}
-    for outcome in ("judge:True:True", "judge:True:False", "judge:False:True", "judge:False:False",
-                    "give_up", "forsake", "decline_challenge", "place_counter"):
+    for outcome in (
+        "judge:True:True",
+        "judge:True:False",
+        "judge:False:True",
+        "judge:False:False",
+        "give_up",
+        "forsake",
+        "decline_challenge",
+        "place_counter",
+    ):
         assert outcome in kinds

@@ -18,8 +18,17 @@ from companion.games.memwars.board import (
 
 @pytest.mark.parametrize(
     ("place", "expected"),
-    [(1, (1, 1, 1)), (7, (1, 2, 2)), (13, (1, 3, 3)), (38, (2, 3, 3)), (50, (2, 5, 5)),
-     (76, (4, 1, 1)), (96, (4, 5, 1)), (99, (4, 5, 4)), (100, (4, 5, 5))],
+    [
+        (1, (1, 1, 1)),
+        (7, (1, 2, 2)),
+        (13, (1, 3, 3)),
+        (38, (2, 3, 3)),
+        (50, (2, 5, 5)),
+        (76, (4, 1, 1)),
+        (96, (4, 5, 1)),
+        (99, (4, 5, 4)),
+        (100, (4, 5, 5)),
+    ],
 )
 def test_address_vectors(place: int, expected: tuple[int, int, int]) -> None:
     assert address(place) == Address(*expected)
@@ -34,10 +43,30 @@ def test_corners_and_lattice() -> None:
 
 
 def test_diagonals_match_the_lattice_reading() -> None:
-    assert quadrant_diagonals(1) == ((1, 3, 5, 11, 13, 15, 21, 23, 25),
-                                     (7, 8, 9, 12, 13, 14, 17, 18, 19))
-    assert BOARD_DIAGONALS[1] == (32, 33, 34, 37, 38, 39, 42, 43, 44, 57, 58, 59, 62, 63, 64,
-                                  67, 68, 69)
+    assert quadrant_diagonals(1) == (
+        (1, 3, 5, 11, 13, 15, 21, 23, 25),
+        (7, 8, 9, 12, 13, 14, 17, 18, 19),
+    )
+    assert BOARD_DIAGONALS[1] == (
+        32,
+        33,
+        34,
+        37,
+        38,
+        39,
+        42,
+        43,
+        44,
+        57,
+        58,
+        59,
+        62,
+        63,
+        64,
+        67,
+        68,
+        69,
+    )
 
 
 @pytest.mark.parametrize("north", list(Edge))

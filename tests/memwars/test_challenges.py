@@ -11,7 +11,7 @@ from companion.games.memwars.state import BOARD, CHALLENGE, Stage
 from .helpers import ENGINE, kinds, play, setup
 
 
-def start(**changes: object):  # type: ignore[no-untyped-def]
+def start(**changes: object):
     return ENGINE.new_game(setup(**changes))
 
 
@@ -41,8 +41,14 @@ def test_forsake_captures_the_challengers_piece_without_replacement() -> None:
 
 
 def test_maintain_challenger_right_costs_the_claimant_a_turn() -> None:
-    state, events = play(start(), A.Claim(0, 5), A.Challenge(1), A.Contest(0), A.Maintain(1),
-                         A.Judge(claimant_correct=False, challenger_correct=True))
+    state, events = play(
+        start(),
+        A.Claim(0, 5),
+        A.Challenge(1),
+        A.Contest(0),
+        A.Maintain(1),
+        A.Judge(claimant_correct=False, challenger_correct=True),
+    )
     assert state.places[5].holder == 1
     assert state.sides[0].lost_turns == 1
     assert state.turn == 1
@@ -53,16 +59,28 @@ def test_maintain_challenger_right_costs_the_claimant_a_turn() -> None:
 
 
 def test_maintain_challenger_wrong_gives_the_claimant_another_turn() -> None:
-    state, _ = play(start(), A.Claim(0, 5), A.Challenge(1), A.Contest(0), A.Maintain(1),
-                    A.Judge(claimant_correct=True, challenger_correct=False))
+    state, _ = play(
+        start(),
+        A.Claim(0, 5),
+        A.Challenge(1),
+        A.Contest(0),
+        A.Maintain(1),
+        A.Judge(claimant_correct=True, challenger_correct=False),
+    )
     assert state.places[5].holder == 0
     assert state.turn == 0
     assert state.sides[1].sitting_out
 
 
 def test_both_wrong_gives_the_board_the_place_and_both_pieces() -> None:
-    state, _ = play(start(), A.Claim(0, 5), A.Challenge(1), A.Contest(0), A.Maintain(1),
-                    A.Judge(claimant_correct=False, challenger_correct=False))
+    state, _ = play(
+        start(),
+        A.Claim(0, 5),
+        A.Challenge(1),
+        A.Contest(0),
+        A.Maintain(1),
+        A.Judge(claimant_correct=False, challenger_correct=False),
+    )
     assert state.places[5].crystals == (CHALLENGE,)
     assert state.places[5].holder == BOARD
     assert (state.sides[0].board_retained, state.sides[1].board_retained) == (1, 1)
@@ -71,8 +89,14 @@ def test_both_wrong_gives_the_board_the_place_and_both_pieces() -> None:
 
 def test_house_rule_both_wrong_costs_the_claimant_a_turn() -> None:
     rules = {"mw.maintainBothWrong.onTurnLosesTurn": True}
-    state, _ = play(start(house_rules=rules), A.Claim(0, 5), A.Challenge(1), A.Contest(0),
-                    A.Maintain(1), A.Judge(False, False))
+    state, _ = play(
+        start(house_rules=rules),
+        A.Claim(0, 5),
+        A.Challenge(1),
+        A.Contest(0),
+        A.Maintain(1),
+        A.Judge(False, False),
+    )
     assert state.sides[0].lost_turns == 1
 
 
@@ -121,7 +145,7 @@ def test_judging_is_the_tables_decision_at_each_partys_depth() -> None:
     state, events = play(state, A.Claim(0, 5), A.Challenge(1), A.Contest(0), A.Maintain(1))
     expectation = ENGINE.expected(state)
     assert expectation is not None and expectation.actor == TABLE
-    maintained = [e for e in events if e.kind == "challenge_maintained"][0]
+    maintained = next(e for e in events if e.kind == "challenge_maintained")
     assert (maintained.claimant_depth, maintained.challenger_depth) == (3, 2)  # type: ignore[attr-defined]
 
 

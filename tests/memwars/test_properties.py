@@ -19,8 +19,9 @@ from .helpers import ENGINE
 MODES = ["basic", "standard", "hybrid", "study", "review"]
 
 
-def game_setup(mode: str, seed: int, sides: int, quadrants: list[int], rules: dict[str, Any],
-               topology: str) -> dict[str, Any]:
+def game_setup(
+    mode: str, seed: int, sides: int, quadrants: list[int], rules: dict[str, Any], topology: str
+) -> dict[str, Any]:
     names = ["Ada", "Bo", "Cy", "Di"]
     if mode in ("study", "review"):
         side_list: list[dict[str, Any]] = [{"name": "Ada"}]
@@ -31,28 +32,38 @@ def game_setup(mode: str, seed: int, sides: int, quadrants: list[int], rules: di
             for i, side in enumerate(side_list):
                 side["mode"] = "standard" if i % 2 == 0 else "basic"
     return {
-        "sides": side_list, "mode": mode, "quadrants": quadrants, "seed": seed,
-        "depth": "roll", "max_depth": 4, "timer": True, "lightning_rounds": 3,
-        "topology": {"kind": topology}, "house_rules": rules,
+        "sides": side_list,
+        "mode": mode,
+        "quadrants": quadrants,
+        "seed": seed,
+        "depth": "roll",
+        "max_depth": 4,
+        "timer": True,
+        "lightning_rounds": 3,
+        "topology": {"kind": topology},
+        "house_rules": rules,
         "path": random.Random(seed).choice(["none", "forward", "backward", "random"]),
     }
 
 
-RULE_CHOICES = st.fixed_dictionaries({}, optional={
-    "mw.giveUp.points": st.sampled_from(["CRYSTALS_AFTER_REMOVAL", "ALL_PIECES"]),
-    "mw.forsake.challengePiece": st.sampled_from(["STAYS_ON_PLACE", "TO_ON_TURN_PLAYER_HAND"]),
-    "mw.maintain.challengePiece": st.sampled_from(["STAYS_ON_PLACE", "RETURN_OR_POOL"]),
-    "mw.pool.emptyReplacement": st.sampled_from(["NONE", "VIRTUAL"]),
-    "mw.challenge.offer": st.sampled_from(["NEXT_ELIGIBLE_ONLY", "ROUND_ROBIN"]),
-    "mw.basic.challengeMarkers": st.sampled_from(["NEUTRAL_UNLIMITED", "FROM_OWN_13"]),
-    "mw.lightning.correct": st.sampled_from(["REPLACE_MARKER", "ADD_PIECE"]),
-    "mw.lightning.answerer": st.sampled_from(["ROTATION_CONTINUES", "ORIGINAL_MISSER"]),
-    "mw.giveUp.onTurnPiece": st.sampled_from(["RETURN_TO_SUPPLY", "TO_CHALLENGER"]),
-    "mw.standard.allowPass": st.booleans(),
-    "mw.review.loop": st.sampled_from(["KEEP_BOARD", "CLEAR_BOARD"]),
-    "mw.challengePiecesPerSide": st.sampled_from(["CAPPED", "VIRTUAL_POOL"]),
-    "mw.basic.mustLocatePlace": st.booleans(),
-})
+RULE_CHOICES = st.fixed_dictionaries(
+    {},
+    optional={
+        "mw.giveUp.points": st.sampled_from(["CRYSTALS_AFTER_REMOVAL", "ALL_PIECES"]),
+        "mw.forsake.challengePiece": st.sampled_from(["STAYS_ON_PLACE", "TO_ON_TURN_PLAYER_HAND"]),
+        "mw.maintain.challengePiece": st.sampled_from(["STAYS_ON_PLACE", "RETURN_OR_POOL"]),
+        "mw.pool.emptyReplacement": st.sampled_from(["NONE", "VIRTUAL"]),
+        "mw.challenge.offer": st.sampled_from(["NEXT_ELIGIBLE_ONLY", "ROUND_ROBIN"]),
+        "mw.basic.challengeMarkers": st.sampled_from(["NEUTRAL_UNLIMITED", "FROM_OWN_13"]),
+        "mw.lightning.correct": st.sampled_from(["REPLACE_MARKER", "ADD_PIECE"]),
+        "mw.lightning.answerer": st.sampled_from(["ROTATION_CONTINUES", "ORIGINAL_MISSER"]),
+        "mw.giveUp.onTurnPiece": st.sampled_from(["RETURN_TO_SUPPLY", "TO_CHALLENGER"]),
+        "mw.standard.allowPass": st.booleans(),
+        "mw.review.loop": st.sampled_from(["KEEP_BOARD", "CLEAR_BOARD"]),
+        "mw.challengePiecesPerSide": st.sampled_from(["CAPPED", "VIRTUAL_POOL"]),
+        "mw.basic.mustLocatePlace": st.booleans(),
+    },
+)
 
 GAMES = st.builds(
     game_setup,
@@ -68,7 +79,9 @@ GAMES = st.builds(
 def crystals(state: State) -> tuple[list[int], int]:
     """Each colour's 100 and the box's 50 challenge pieces, wherever they are now."""
     n = len(state.sides)
-    colours = [s.supply - s.virtual_pieces + s.board_retained + len(s.diamonds) for s in state.sides]
+    colours = [
+        s.supply - s.virtual_pieces + s.board_retained + len(s.diamonds) for s in state.sides
+    ]
     for side in state.sides:
         for capture in side.captures:
             colours[capture.colour] += 1
@@ -86,7 +99,7 @@ def crystals(state: State) -> tuple[list[int], int]:
 def random_game(setup: dict[str, Any], steps: int = 800) -> list[tuple[State, Any]]:
     rng = random.Random(setup["seed"])
     state = ENGINE.new_game(setup)
-    history = [(state, None)]
+    history: list[tuple[State, Any]] = [(state, None)]
     for _ in range(steps):
         expectation = ENGINE.expected(state)
         if expectation is None:
@@ -151,8 +164,9 @@ ANY_ACTION = st.one_of(
 
 @SETTINGS
 @given(GAMES, st.lists(ANY_ACTION, min_size=1, max_size=30), st.integers(0, 400))
-def test_an_illegal_action_never_changes_state(setup: dict[str, Any], attempts: list[Any],
-                                               cut: int) -> None:
+def test_an_illegal_action_never_changes_state(
+    setup: dict[str, Any], attempts: list[Any], cut: int
+) -> None:
     history = random_game(setup)
     state = history[min(cut, len(history) - 1)][0]
     before = ENGINE.state_to_dict(state)
@@ -185,6 +199,12 @@ def test_spectators_never_see_face_down_counters(setup: dict[str, Any]) -> None:
 def test_scores_explain_every_point(setup: dict[str, Any]) -> None:
     final = random_game(setup)[-1][0]
     for side in ENGINE.summary(final)["scores"]["sides"]:
-        parts = (side["place_points"] + side["counter_points"] + side["quadrant_bonus"]
-                 + side["capture_points"] + side["board_penalty"] + side["pattern_points"])
+        parts = (
+            side["place_points"]
+            + side["counter_points"]
+            + side["quadrant_bonus"]
+            + side["capture_points"]
+            + side["board_penalty"]
+            + side["pattern_points"]
+        )
         assert parts == side["total"]

@@ -120,8 +120,7 @@ def new_game(setup: Setup) -> State:
         k = setup.counters_each_per_value()
         hand = tuple(v for v in COUNTER_VALUES for _ in range(k))
     sides = tuple(
-        Side(supply=PIECES_PER_SIDE, challenge_pieces=each, counters_left=hand)
-        for _ in range(n)
+        Side(supply=PIECES_PER_SIDE, challenge_pieces=each, counters_left=hand) for _ in range(n)
     )
     order = setup.path_order()
     state = State(
