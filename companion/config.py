@@ -64,8 +64,10 @@ class Config:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            section.name: {f.name: getattr(getattr(self, section.name), f.name)
-                           for f in fields(getattr(self, section.name))}
+            section.name: {
+                f.name: getattr(getattr(self, section.name), f.name)
+                for f in fields(getattr(self, section.name))
+            }
             for section in fields(self)
             if section.name != "source"
         }

@@ -4,6 +4,20 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from companion.commands import config_cmd
+from companion.commands import (
+    config_cmd,
+    deck_cmd,
+    games_cmd,
+    replay_cmd,
+    rules_cmd,
+    simulate_cmd,
+)
 
-COMMAND_MODULES: list[ModuleType] = [config_cmd]
+COMMAND_MODULES: list[ModuleType] = [
+    config_cmd,
+    deck_cmd,
+    games_cmd,
+    replay_cmd,
+    rules_cmd,
+    simulate_cmd,
+]

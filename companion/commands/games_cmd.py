@@ -1,0 +1,125 @@
+"""`companion games list|show|export`: the games in the store."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from companion.config import load_config
+from companion.errors import UserError
+from companion.games.contract import TABLE, Expectation
+from companion.store import GameRow, Store, UnknownGame, load_game
+
+
+def register(commands: Any) -> None:
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "games", help="list, show and export the games in the store"
+    )
+    actions = parser.add_subparsers(dest="games_action", metavar="ACTION")
+    actions.required = True
+    listing = actions.add_parser("list", help="one line per game")
+    listing.set_defaults(run=_list)
+    show = actions.add_parser("show", help="a game's header, progress and score")
+    show.add_argument("id", type=int, help="the game's id (see `companion games list`)")
+    show.set_defaults(run=_show)
+    export = actions.add_parser("export", help="write a game's record (JSON Lines)")
+    export.add_argument("id", type=int, help="the game's id (see `companion games list`)")
+    export.add_argument("--out", metavar="FILE", help="write to FILE instead of stdout")
+    export.set_defaults(run=_export)
+
+
+def _store_path(args: argparse.Namespace) -> Path:
+    return load_config(Path(args.config) if args.config else None).store.resolved_path()
+
+
+def _open_existing(args: argparse.Namespace, game_id: int) -> Store:
+    path = _store_path(args)
+    # Looking at a game must not create a store as a side effect.
+    if not path.exists():
+        raise UnknownGame(game_id, where=str(path))
+    return Store.open(path)
+
+
+def _list(args: argparse.Namespace) -> int:
+    path = _store_path(args)
+    if not path.exists():
+        print(f"no games yet ({path})")
+        return 0
+    with Store.open(path) as store:
+        rows = store.games()
+    if not rows:
+        print(f"no games yet ({path})")
+        return 0
+    print(
+        _table(["ID", "GAME", "STATUS", "CREATED", "ACTIONS", "TITLE"], [_cells(r) for r in rows])
+    )
+    return 0
+
+
+def _cells(row: GameRow) -> list[str]:
+    return [str(row.id), row.game, row.status, row.created, str(row.actions), row.title]
+
+
+def _table(head: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(line[i]) for line in [head, *rows]) for i in range(len(head))]
+    return "\n".join(
+        "  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip()
+        for line in [head, *rows]
+    )
+
+
+def _show(args: argparse.Namespace) -> int:
+    with _open_existing(args, args.id) as store:
+        row = store.game(args.id)
+        header = store.header(args.id)
+        engine, state, _seq = load_game(store, args.id)
+    fields = [
+        ("game", f"{row.id} ({engine.title}, {row.game})"),
+        ("status", row.status),
+        ("title", row.title),
+        ("created", row.created),
+        ("started", header.started),
+        ("deck", _compact(header.deck)),
+        ("setup", _compact(header.setup)),
+        ("actions", f"{row.actions} (last at {row.last_t:.1f} s)" if row.actions else "0"),
+        ("expected", _expected(engine.expected(state))),
+    ]
+    for name, value in fields:
+        if value:
+            print(f"{name + ':':<10} {value}")
+    print("summary:")
+    print(json.dumps(engine.summary(state), indent=2, ensure_ascii=False))
+    return 0
+
+
+def _compact(data: dict[str, Any]) -> str:
+    return json.dumps(data, separators=(", ", ": "), ensure_ascii=False) if data else ""
+
+
+def _expected(expectation: Expectation | None) -> str:
+    if expectation is None:
+        return "nothing: the game is over"
+    actor = "the table" if expectation.actor == TABLE else f"side {expectation.actor}"
+    text = f"{actor}: {' or '.join(expectation.actions)}"
+    if expectation.places:
+        text += f" at {', '.join(str(p) for p in expectation.places)}"
+    return f"{text} ({expectation.prompt})" if expectation.prompt else text
+
+
+def _export(args: argparse.Namespace) -> int:
+    with _open_existing(args, args.id) as store:
+        if args.out is None:
+            store.export(args.id, sys.stdout)
+            return 0
+        # Built in memory first: a failed export leaves no half-written record behind.
+        buffer = io.StringIO()
+        store.export(args.id, buffer)
+    try:
+        Path(args.out).write_text(buffer.getvalue(), encoding="utf-8")
+    except OSError as err:
+        raise UserError(f"cannot write: {err.strerror}", where=args.out) from None
+    return 0

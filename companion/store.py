@@ -1,0 +1,399 @@
+"""Where games are kept: an append-only SQLite event store.
+
+One file holds every game. An action and the events it caused are written in one
+transaction, committed (WAL, synchronous=FULL) before `append` returns, and never changed
+afterwards; the only thing that ever changes is a game's status.
+
+    with Store.open(path) as store:
+        game_id = store.create_game(header)
+        store.append(game_id, 1, 0.0, {"type": "roll_for_first"}, [{"type": "rolled", ...}])
+        engine, state, seq = load_game(store, game_id)
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any, Literal, NamedTuple, cast, get_args
+
+from companion.errors import UserError
+from companion.games import find_engine
+from companion.games.contract import JSON, BadData, BadSetup, GameEngine, IllegalAction
+from companion.record import RecordHeader, write_record
+
+SCHEMA_VERSION = 1
+APPLICATION_ID = 0x54544331
+"""'TTC1' in the database header, so a stranger's SQLite file is told apart from ours."""
+
+Status = Literal["playing", "finished", "abandoned"]
+STATUSES: tuple[str, ...] = get_args(Status)
+
+# Triggers make append-only a property of the file, not just of this module: anything else
+# that opens it (sqlite3 shell, a future tool) cannot rewrite history either.
+_SCHEMA: tuple[str, ...] = (
+    """CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        game TEXT NOT NULL,
+        header TEXT NOT NULL,
+        created TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'playing'
+            CHECK (status IN ('playing', 'finished', 'abandoned')),
+        title TEXT NOT NULL DEFAULT ''
+    )""",
+    """CREATE TABLE actions (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        seq INTEGER NOT NULL CHECK (seq >= 1),
+        t REAL NOT NULL,
+        action TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE events (
+        game_id INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        idx INTEGER NOT NULL CHECK (idx >= 0),
+        event TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq, idx),
+        FOREIGN KEY (game_id, seq) REFERENCES actions (game_id, seq)
+    ) WITHOUT ROWID""",
+    """CREATE TRIGGER games_fixed BEFORE UPDATE OF id, game, header, created, title ON games
+    BEGIN SELECT RAISE(ABORT, 'games: only the status may change'); END""",
+    """CREATE TRIGGER games_kept BEFORE DELETE ON games
+    BEGIN SELECT RAISE(ABORT, 'games are never deleted'); END""",
+    """CREATE TRIGGER actions_fixed BEFORE UPDATE ON actions
+    BEGIN SELECT RAISE(ABORT, 'actions are append-only'); END""",
+    """CREATE TRIGGER actions_kept BEFORE DELETE ON actions
+    BEGIN SELECT RAISE(ABORT, 'actions are append-only'); END""",
+    """CREATE TRIGGER events_fixed BEFORE UPDATE ON events
+    BEGIN SELECT RAISE(ABORT, 'events are append-only'); END""",
+    """CREATE TRIGGER events_kept BEFORE DELETE ON events
+    BEGIN SELECT RAISE(ABORT, 'events are append-only'); END""",
+)
+
+
+class StoreError(UserError):
+    """The store cannot do what was asked: unreadable, busy, closed, or a refused write."""
+
+
+class UnknownGame(StoreError):
+    def __init__(self, game_id: int, where: str | None = None) -> None:
+        self.game_id = game_id
+        super().__init__(f"no game {game_id} in the store", where=where)
+
+
+class SeqConflict(StoreError):
+    """An append whose seq is not exactly the last one plus one.
+
+    This is what keeps a client that retries, or a second referee on the same game, from
+    doubling or skipping an action: the store, not the caller, decides what comes next.
+    """
+
+    def __init__(self, game_id: int, expected: int, got: int, where: str | None = None) -> None:
+        self.game_id = game_id
+        self.expected = expected
+        self.got = got
+        super().__init__(
+            f"game {game_id}: the next action must be seq {expected}, got {got} "
+            "(already recorded, or another referee is playing this game)",
+            where=where,
+        )
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    game: str
+    status: str
+    created: str
+    """UTC, ISO 8601 with a Z, when the game was created in this store."""
+    title: str
+    actions: int
+    last_t: float
+    """Seconds into the game of the last action; 0.0 before the first."""
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _dumps(data: Any) -> str:
+    # allow_nan=False: a NaN would make the exported record invalid JSON.
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+class Store:
+    """An open games file. Not thread-safe: one thread (the referee's) uses it."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        self._conn: sqlite3.Connection | None = conn
+        self.path = path
+
+    # -- opening ---------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: Path | str) -> Store:
+        """Opens (creating it and its directory on first use) the store at `path`."""
+        path = Path(path)
+        where = str(path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise StoreError(f"cannot create the directory: {err.strerror}", where=where) from None
+        try:
+            # isolation_level=None: transactions are begun and ended explicitly below, so a
+            # commit happens exactly where the code says and nowhere else.
+            conn = sqlite3.connect(path, isolation_level=None, timeout=10.0)
+        except sqlite3.Error as err:
+            raise StoreError(f"cannot open: {err}", where=where) from None
+        try:
+            _prepare(conn, where)
+        except BaseException:
+            conn.close()
+            raise
+        return cls(conn, path)
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def create_game(self, header: RecordHeader, *, title: str = "") -> int:
+        """Records a new game; returns its id."""
+        text = _dumps(header.to_dict())
+        with self._transaction("cannot create a game") as conn:
+            cursor = conn.execute(
+                "INSERT INTO games (game, header, created, status, title) "
+                "VALUES (?, ?, ?, 'playing', ?)",
+                (header.game, text, utc_now(), title),
+            )
+            game_id = cursor.lastrowid
+        assert game_id is not None
+        return game_id
+
+    def append(
+        self,
+        game_id: int,
+        seq: int,
+        t: float,
+        action: Mapping[str, Any],
+        events: Sequence[Mapping[str, Any]],
+    ) -> None:
+        """Records action `seq` of a game and its events; committed when this returns.
+
+        Refuses (SeqConflict) any seq but the last plus one, a time before the last action's,
+        and games that are not being played.
+        """
+        action_text = _dumps(dict(action))
+        event_texts = [_dumps(dict(event)) for event in events]
+        with self._transaction(f"cannot record action {seq} of game {game_id}") as conn:
+            row = conn.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                raise UnknownGame(game_id, where=str(self.path))
+            if row[0] != "playing":
+                raise StoreError(
+                    f"game {game_id} is {row[0]}; no more actions can be recorded",
+                    where=str(self.path),
+                )
+            last_seq, last_t = conn.execute(
+                "SELECT seq, t FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+                (game_id,),
+            ).fetchone() or (0, 0.0)
+            if seq != last_seq + 1:
+                raise SeqConflict(game_id, last_seq + 1, seq, where=str(self.path))
+            if not t >= last_t:  # also refuses NaN
+                raise StoreError(
+                    f"game {game_id}: action {seq} at t={t} is before action {last_seq} "
+                    f"at t={last_t}",
+                    where=str(self.path),
+                )
+            conn.execute(
+                "INSERT INTO actions (game_id, seq, t, action) VALUES (?, ?, ?, ?)",
+                (game_id, seq, float(t), action_text),
+            )
+            conn.executemany(
+                "INSERT INTO events (game_id, seq, idx, event) VALUES (?, ?, ?, ?)",
+                [(game_id, seq, idx, text) for idx, text in enumerate(event_texts)],
+            )
+
+    def set_status(self, game_id: int, status: Status) -> None:
+        if status not in STATUSES:
+            raise ValueError(f"status must be one of {', '.join(STATUSES)}, not {status!r}")
+        with self._transaction(f"cannot set the status of game {game_id}") as conn:
+            cursor = conn.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
+            if cursor.rowcount == 0:
+                raise UnknownGame(game_id, where=str(self.path))
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def games(self) -> list[GameRow]:
+        return [GameRow(*row) for row in self._rows(_GAME_ROWS + " GROUP BY g.id ORDER BY g.id")]
+
+    def game(self, game_id: int) -> GameRow:
+        rows = self._rows(_GAME_ROWS + " WHERE g.id = ? GROUP BY g.id", (game_id,))
+        if not rows:
+            raise UnknownGame(game_id, where=str(self.path))
+        return GameRow(*rows[0])
+
+    def header(self, game_id: int) -> RecordHeader:
+        rows = self._rows("SELECT header FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            raise UnknownGame(game_id, where=str(self.path))
+        return RecordHeader.from_dict(json.loads(rows[0][0]), where=f"{self.path}#{game_id}")
+
+    def actions(self, game_id: int) -> list[tuple[int, float, JSON]]:
+        """Every recorded action of a game, in order: (seq, t, action dict)."""
+        self.game(game_id)  # an unknown id is an error, not an empty game
+        rows = self._rows(
+            "SELECT seq, t, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+        )
+        return [(seq, t, json.loads(text)) for seq, t, text in rows]
+
+    def events(self, game_id: int) -> list[tuple[int, int, JSON]]:
+        """Every recorded event of a game, in order: (seq, index within the action, event)."""
+        self.game(game_id)
+        rows = self._rows(
+            "SELECT seq, idx, event FROM events WHERE game_id = ? ORDER BY seq, idx", (game_id,)
+        )
+        return [(seq, idx, json.loads(text)) for seq, idx, text in rows]
+
+    def export(self, game_id: int, stream: IO[str]) -> None:
+        """Writes the game record (JSON Lines) of a game."""
+        header = self.header(game_id)
+        write_record(stream, header, [(t, action) for _, t, action in self.actions(game_id)])
+
+    # -- plumbing --------------------------------------------------------------------------
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise StoreError("the store is closed", where=str(self.path))
+        return self._conn
+
+    @contextmanager
+    def _transaction(self, what: str) -> Iterator[sqlite3.Connection]:
+        conn = self._connection()
+        try:
+            # IMMEDIATE takes the write lock before the checks run, so two writers cannot
+            # both see the same "last seq" and both append after it.
+            conn.execute("BEGIN IMMEDIATE")
+            yield conn
+            conn.execute("COMMIT")
+        except BaseException as err:
+            if conn.in_transaction:
+                # SQLite may already have rolled back; the original error is what matters.
+                with suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+            if isinstance(err, sqlite3.Error):
+                raise StoreError(f"{what}: {err}", where=str(self.path)) from err
+            raise
+
+    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        conn = self._connection()
+        try:
+            return cast(list[tuple[Any, ...]], conn.execute(sql, params).fetchall())
+        except sqlite3.Error as err:
+            raise StoreError(f"cannot read: {err}", where=str(self.path)) from err
+
+
+_GAME_ROWS = (
+    "SELECT g.id, g.game, g.status, g.created, g.title, COUNT(a.seq), COALESCE(MAX(a.t), 0.0) "
+    "FROM games AS g LEFT JOIN actions AS a ON a.game_id = g.id"
+)
+
+
+def _prepare(conn: sqlite3.Connection, where: str) -> None:
+    """Checks the file is ours (or empty), sets the connection up, creates the schema."""
+    try:
+        # The first read parses the file header: this is where a stranger's file fails. It
+        # comes before any PRAGMA that writes, so a file that is not ours is left untouched.
+        _check_identity(*_identity(conn), where)
+        conn.execute("PRAGMA journal_mode = WAL").fetchone()
+        # FULL: a commit is on disk (WAL fsynced) before append returns, so what a
+        # subscriber heard about survives a power cut, not just a crash.
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Checked again under the write lock: another process may have created it.
+            version, app_id, tables = _identity(conn)
+            _check_identity(version, app_id, tables, where)
+            if version == 0:
+                for statement in _SCHEMA:
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            # Migrations from older schemas go here, when there are any.
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    except sqlite3.DatabaseError as err:
+        if "not a database" in str(err) or "malformed" in str(err):
+            raise StoreError("not a games store (not an SQLite database)", where=where) from None
+        raise StoreError(f"cannot open: {err}", where=where) from None
+
+
+def _identity(conn: sqlite3.Connection) -> tuple[int, int, int]:
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    return int(version), int(app_id), int(tables)
+
+
+def _check_identity(version: int, app_id: int, tables: int, where: str) -> None:
+    if version == 0 and app_id == 0 and tables == 0:
+        return  # a new (or empty) file: the schema is created next
+    if app_id != APPLICATION_ID:
+        raise StoreError("an SQLite database, but not a games store", where=where)
+    if version > SCHEMA_VERSION:
+        raise StoreError(
+            f"written by a newer companion (schema {version}; this one reads up to "
+            f"{SCHEMA_VERSION}); upgrade the companion to open it",
+            where=where,
+        )
+
+
+class LoadedGame(NamedTuple):
+    engine: GameEngine[Any]
+    state: Any
+    seq: int
+
+
+def load_game(store: Store, game_id: int) -> LoadedGame:
+    """Rebuilds a game's state by replaying every committed action through its engine."""
+    header = store.header(game_id)
+    engine = find_engine(header.game)
+    where = f"{store.path}#{game_id}"
+    try:
+        state = engine.new_game(header.setup)
+    except BadSetup as err:
+        raise StoreError(f"game {game_id} has a bad setup: {err}", where=where) from None
+    seq = 0
+    for seq, _t, data in store.actions(game_id):
+        try:
+            state, _events = engine.apply(state, engine.action_from_dict(data))
+        except (BadData, IllegalAction) as err:
+            # Only a changed engine or a hand-edited file gets here: the referee commits
+            # nothing the engine refused.
+            raise StoreError(
+                f"game {game_id}: action {seq} no longer replays: {err}", where=where
+            ) from None
+    return LoadedGame(engine, state, seq)

@@ -1,0 +1,1 @@
+"""Test doubles shared by the tests and by the child scripts in tests/scripts."""
