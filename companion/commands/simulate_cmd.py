@@ -22,7 +22,7 @@ from companion.render import print_summary
 from companion.session import Referee
 from companion.store import Store
 
-DEFAULT_SEED = 25
+DEFAULT_SEED = 16
 MODES = ("standard", "basic", "hybrid", "review", "study")
 
 

@@ -835,6 +835,8 @@ def _study(state: State, action: A.StudyCard, events: Events) -> State:
 def _time_expired(state: State, action: A.TimeExpired, events: Events) -> State:
     if not state.setup.timer:
         raise IllegalAction("MW-G7", "this game is played without a move timer")
+    if state.phase not in (Phase.PLAY, Phase.LIGHTNING):
+        raise IllegalAction("MW-A33", f"the move timer runs only in play ({_waiting_for(state)})")
     expectation = expected(state)
     if expectation is None or expectation.actor not in (action.side, TABLE):
         raise IllegalAction(
@@ -900,12 +902,16 @@ def _set_side(state: State, index: int, side: Side) -> State:
     return replace(state, sides=(*sides[:index], side, *sides[index + 1 :]))
 
 
-def _take_piece(state: State, side: int, events: Events) -> State:
-    """One of the side's crystals leaves its supply (MW-A45 when there is none)."""
+def _take_piece(state: State, side: int, events: Events, *, strict: bool = True) -> State:
+    """One of the side's crystals leaves its supply (MW-A45 when there is none).
+
+    `strict=False` is for a piece the rules owe rather than a move the side makes (a claim
+    diamond): it is issued as a virtual piece even where an empty supply bars moves.
+    """
     me = state.sides[side]
     if me.supply > 0:
         return _set_side(state, side, replace(me, supply=me.supply - 1))
-    if state.setup.rules.supply_exhaustion == "SKIP_SIDE":
+    if strict and state.setup.rules.supply_exhaustion == "SKIP_SIDE":
         raise IllegalAction("MW-A45", f"{_name(state, side)} has no pieces left")
     if me.virtual_pieces == 0:
         events.append(E.SupplyExhausted(side, True))
@@ -996,7 +1002,7 @@ def _score_quadrant(state: State, quadrant: int, events: Events) -> State:
     if rank >= 0:
         state = replace(state, ranks_used=state.ranks_used + 1)
     for winner in winners:
-        state = _take_piece(state, winner, events)
+        state = _take_piece(state, winner, events, strict=False)
         me = state.sides[winner]
         state = _set_side(state, winner, replace(me, diamonds=(*me.diamonds, quadrant)))
     result = QuadrantResult(quadrant, totals, winners, rank)

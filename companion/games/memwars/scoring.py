@@ -112,6 +112,10 @@ class SideScore:
     pattern_points: int
     patterns: tuple[str, ...]
     total: int
+    place_scores: tuple[tuple[int, int, int], ...] = ()
+    """(place, points from crystals and multipliers, points from counters) per held place."""
+    quadrant_bonuses: tuple[tuple[int, int], ...] = ()
+    """(quadrant, bonus) per quadrant won."""
 
     def to_dict(self) -> JSON:
         return {
@@ -128,6 +132,8 @@ class SideScore:
             "pattern_points": self.pattern_points,
             "patterns": list(self.patterns),
             "total": self.total,
+            "place_scores": [list(p) for p in self.place_scores],
+            "quadrant_bonuses": [list(q) for q in self.quadrant_bonuses],
         }
 
 
@@ -154,6 +160,7 @@ def score(state: State) -> Breakdown:
     place_points = [0] * n
     counter_points = [0] * n
     held = [0] * n
+    details: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]
     board_total = 0
     board_places = 0
     for number in sorted(setup.in_play):
@@ -162,17 +169,22 @@ def score(state: State) -> Breakdown:
         if holder >= 0:
             points = crystal_points(setup, number, place)
             held[holder] += 1
+            extra = place_score(setup, number, place) - points
             place_points[holder] += points
-            counter_points[holder] += place_score(setup, number, place) - points
+            counter_points[holder] += extra
+            details[holder].append((number, points, extra))
         elif holder == BOARD:
             board_places += 1
             board_total += base_value(setup, number)
     bonuses = [0] * n
     won: list[list[int]] = [[] for _ in range(n)]
+    bonus_detail: list[list[tuple[int, int]]] = [[] for _ in range(n)]
     for result in state.quadrant_results:
+        bonus = bonus_for(state, result.rank)
         for winner in result.winners:
-            bonuses[winner] += bonus_for(state, result.rank)
+            bonuses[winner] += bonus
             won[winner].append(result.quadrant)
+            bonus_detail[winner].append((result.quadrant, bonus))
     retained_total = sum(s.board_retained for s in state.sides)
     plus2 = _PLUS2_RULES[setup.rules.plus2_scope]
     scores = []
@@ -208,6 +220,8 @@ def score(state: State) -> Breakdown:
                 pattern_points=pattern_points,
                 patterns=tuple(name for name, _ in pattern_names),
                 total=total,
+                place_scores=tuple(details[i]),
+                quadrant_bonuses=tuple(bonus_detail[i]),
             )
         )
     if setup.rules.board_score_mode == "ZERO":

@@ -64,6 +64,12 @@ def view_state(state: State, viewer: Viewer, expectation: Expectation | None) ->
         setup.mode.value == "review" and setup.rules.review_correctness == "PLACE_AND_FACTS"
     )
     card = state.current_card if (table or not hide_card) else NO_CARD
+    presenting = state.phase.value == "lightning" or (
+        state.turn >= 0 and setup.sides[state.turn].mode.value in ("basic", "review")
+    )
+    # Basic-style play shows the card's front to the answerer; a Standard path shows only
+    # the place unless house rule mw.standardPath.showFront says otherwise (MW-A40).
+    front_shown = bool(card) and (presenting or setup.rules.standard_path_show_front)
     pending = state.pending
     return {
         "game": "memwars",
@@ -79,6 +85,8 @@ def view_state(state: State, viewer: Viewer, expectation: Expectation | None) ->
         "turn": state.turn,
         "move": state.move,
         "current_card": card or None,
+        "card_front_shown": front_shown,
+        "prompts": setup.basic_prompts,
         "pending": None
         if pending is None
         else {
