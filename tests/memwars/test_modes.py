@@ -199,3 +199,22 @@ def test_over_is_over() -> None:
     assert ENGINE.expected(state) is None
     with pytest.raises(IllegalAction, match="MW-F4"):
         ENGINE.apply(state, A.StudyCard(0))
+
+
+def test_the_table_is_never_on_the_clock() -> None:
+    rules = {"mw.timer": "FLAG_LOSES"}
+    state = ENGINE.new_game(setup(timer=True, first_player=None, house_rules=rules))
+    with pytest.raises(IllegalAction, match="MW-A33"):
+        ENGINE.apply(state, A.TimeExpired(0))
+    state, _ = play(state, A.RollForFirst())
+    p = state.turn
+    state, _ = play(state, A.Claim(p, 1), A.Challenge(1 - p), A.Contest(p), A.Maintain(1 - p))
+    with pytest.raises(IllegalAction, match="MW-A33"):
+        ENGINE.apply(state, A.TimeExpired(p))
+
+
+def test_a_hidden_place_is_not_given_away_by_the_prompt() -> None:
+    state = ENGINE.new_game(setup(mode="basic", house_rules={"mw.basic.mustLocatePlace": True}))
+    expectation = ENGINE.expected(state)
+    assert expectation is not None
+    assert "card 1" not in expectation.prompt and len(expectation.places) == 25

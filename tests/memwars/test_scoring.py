@@ -187,3 +187,19 @@ def _side(side: int, total: int, won: tuple[int, ...], captures: int) -> SideSco
 def test_winners(rule: str, sides: list[SideScore], board: int, leaders: tuple[int, ...]) -> None:
     state = ENGINE.new_game(setup(house_rules={"mw.final.playerTie": rule}))
     assert _leaders(state, sides, board, competitive=True) == leaders
+
+
+def test_a_given_up_place_scores_per_piece_even_without_crystal_counting() -> None:
+    rules = {"mw.placeScore.crystalCount": False}
+    state, _ = play(
+        ENGINE.new_game(setup(house_rules=rules)),
+        A.Claim(0, 1),
+        A.Challenge(1),
+        A.GiveUp(0),
+        A.Claim(1, 2),
+        A.Challenge(0),
+        A.Contest(1),
+        A.Forsake(0),
+    )
+    points = dict((p, pts) for p, pts, _ in score(state).sides[1].place_scores)
+    assert points == {1: 2, 2: 1}

@@ -515,7 +515,9 @@ def _resolve_give_up(state: State, pending: Pending, events: Events) -> State:
     else:
         me = state.sides[p]
         state = _set_side(state, p, replace(me, supply=me.supply + 1))
-    counted = 3 if state.setup.rules.give_up_points == "ALL_PIECES" else 0
+    # "1 point for each of the pieces on the place" holds whether or not crystals count
+    # elsewhere (MW-GU3, MW-A09, MW-A10).
+    counted = 3 if state.setup.rules.give_up_points == "ALL_PIECES" else len(crystals)
     state = _set_place(state, number, replace(place, crystals=tuple(crystals), counted=counted))
     events.append(E.PlaceGivenUp(p, c, number))
     state = _replace_challenge_piece(state, c, events)
@@ -838,7 +840,17 @@ def _time_expired(state: State, action: A.TimeExpired, events: Events) -> State:
     if state.phase not in (Phase.PLAY, Phase.LIGHTNING):
         raise IllegalAction("MW-A33", f"the move timer runs only in play ({_waiting_for(state)})")
     expectation = expected(state)
-    if expectation is None or expectation.actor not in (action.side, TABLE):
+    answering = (
+        expectation is not None
+        and expectation.actor == TABLE
+        and state.pending is None
+        and state.current_card != NO_CARD
+        and _presents(state)
+        and action.side == state.turn
+    )
+    # Only a side that owes the next decision can run out of time; the table checking a
+    # card is never on the clock.
+    if expectation is None or (expectation.actor != action.side and not answering):
         raise IllegalAction(
             "MW-A33", f"{_name(state, action.side)} has no move to time out ({_waiting_for(state)})"
         )
@@ -1112,11 +1124,13 @@ def expected(state: State) -> Expectation | None:
         card_place = state.setup.place_of[state.current_card]
         places = tuple(sorted(state.setup.in_play)) if _locates(state) else (card_place,)
         speaker = _speaker(state, side)
+        # When finding the place is part of the answer, the card's number would give it away.
+        shown = "the card shown" if _locates(state) else f"card {state.current_card}"
         return Expectation(
             TABLE,
             ("answer", *timer),
             places,
-            f"{speaker} answers card {state.current_card}; was the answer right?",
+            f"{speaker} answers {shown}; was the answer right?",
         )
     if state.current_card != NO_CARD:
         places = (state.setup.place_of[state.current_card],)

@@ -125,7 +125,7 @@ class Outcome:
     winners: tuple[int, ...]
     """Side indexes, or (BOARD,) when the board wins."""
     reason: str
-    """'complete', 'flag' or 'deck_done'."""
+    """'complete', 'flag' or 'no_player_can_move'."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,9 +1,10 @@
 """The companion's standard topology card: where face-up counters go (MW-T2).
 
 The rule book ships a topology card without printing it, so this is the companion's own:
-every quadrant alike, 3 counters of each value, 36 in all. The 5s sit on the centre places
-of the corner quincunxes, the 3s on the four corners of the centre quincunx less one, the 2s
-on the outer corners of the quadrant; a player can trade a hard card for a rich place.
+every quadrant alike, 3 counters of each value, 36 in all. In each quadrant (local places
+1..25) the 5s sit on 3, 8 and 23, centres of three corner quincunxes; the 3s on 11, 12 and 15,
+around the centre; the 2s on the corners 1, 7 and 25. A player can trade a hard card for a
+rich place.
 """
 
 from __future__ import annotations
