@@ -1,4 +1,4 @@
-"""The Standard-mode challenge protocol, outcome by outcome (rules inventory section 1.7.4)."""
+"""The Standard-mode challenge protocol, outcome by outcome (MW-CH1 .. MW-M3)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@
     engine.expected(state)     # Expectation(actor=1, actions=('orient_board',), ...)
 
 Every refusal is an IllegalAction naming the rule (MW-...) and saying why in one sentence.
-Section and rule numbers refer to the rules inventory summarised in docs/memwars-rules.md.
+Rule ids (MW-...) are listed in docs/memwars-rules.md.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """House rules: every gap or contradiction of the rule book as a named switch with a default.
 
-The keys and defaults are those of the rules inventory (MW-A01 .. MW-A45). A ruleset is data:
+Each switch settles one open question of the rule book, MW-A01 .. MW-A45 (docs/memwars-rules.md).
+A ruleset is data:
 the engine reads `rules.give_up_points` and never asks which variant it is playing.
 
     rules = HouseRules.from_dict({"mw.giveUp.points": "ALL_PIECES"})
@@ -475,7 +476,7 @@ class HouseRules:
 
     @staticmethod
     def from_dict(data: Mapping[str, Any], where: str = "house_rules") -> HouseRules:
-        """Reads {key: value} with the inventory's keys; unknown keys and values are BadSetup."""
+        """Reads {key: value} by house-rule key; unknown keys and values are BadSetup."""
         if not isinstance(data, Mapping):
             raise BadSetup(where, "must be an object of house-rule keys")
         changes: dict[str, Any] = {}

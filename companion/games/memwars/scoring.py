@@ -1,4 +1,4 @@
-"""Scores: one place-score function (section 1.15) and a breakdown that explains every point.
+"""Scores: one place-score function (MW-PS1..PS3) and a breakdown that explains every point.
 
 breakdown = score(state)
 breakdown.sides[0].total

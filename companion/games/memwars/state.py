@@ -28,7 +28,7 @@ class Phase(Enum):
 
 
 class Stage(Enum):
-    """Where a claim stands in the challenge protocol (section 1.7)."""
+    """Where a claim stands in the challenge protocol (MW-CH1 .. MW-M3)."""
 
     WINDOW = "window"
     RESPONSE = "response"
