@@ -84,7 +84,7 @@ def _show(args: argparse.Namespace) -> int:
         ("created", row.created),
         ("started", header.started),
         ("deck", _compact(header.deck)),
-        ("setup", _compact(header.setup)),
+        ("setup", _compact(_without_card_table(header.setup))),
         ("actions", f"{row.actions} (last at {row.last_t:.1f} s)" if row.actions else "0"),
         ("expected", _expected(engine.expected(state))),
     ]
@@ -94,6 +94,14 @@ def _show(args: argparse.Namespace) -> int:
     print("summary:")
     print(json.dumps(engine.summary(state), indent=2, ensure_ascii=False))
     return 0
+
+
+def _without_card_table(setup: dict[str, Any]) -> dict[str, Any]:
+    """The setup minus its card table (a hundred triples nobody reads here); `export` has it."""
+    cards = setup.get("cards")
+    if not isinstance(cards, list):
+        return setup
+    return {**setup, "cards": f"{len(cards)} cards (see `companion games export`)"}
 
 
 def _compact(data: dict[str, Any]) -> str:
