@@ -1,0 +1,112 @@
+"""Exact time accounting for any sequence of presses and pauses (hypothesis)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.clock.controls import Delay, Stage, TimeControl, s
+from companion.clock.model import (
+    Clock,
+    new_clock,
+    pause,
+    press,
+    remaining,
+    resume,
+    start,
+    tick,
+)
+from companion.clock.notation import parse
+
+BONUS = st.sampled_from([Delay.FISCHER, Delay.BRONSTEIN, Delay.SIMPLE])
+STAGES = st.lists(
+    st.builds(
+        Stage,
+        st.one_of(st.none(), st.integers(1, 5)),
+        st.integers(1, 600).map(s),
+        st.integers(0, 30).map(s),
+        BONUS,
+    ),
+    min_size=1,
+    max_size=3,
+)
+CONTROLS = STAGES.map(lambda stages: TimeControl.stages_of(*stages))
+STEP = st.tuples(st.integers(0, 40 * 10**9), st.booleans(), st.integers(0, 5 * 10**9))
+"""(move length in ns, pause during it?, pause length)."""
+
+
+def play(clock: Clock, steps: list[tuple[int, bool, int]]) -> list[tuple[Clock, int]]:
+    t = 0
+    seen = [(clock, t)]
+    for length, pauses, pause_length in steps:
+        if clock.running is None:
+            break
+        mover = clock.running
+        if pauses:
+            clock, _ = pause(clock, t + length // 2)
+            clock, _ = resume(clock, t + length // 2 + pause_length)
+            t += pause_length
+        t += length
+        clock, _ = press(clock, mover, t)
+        seen.append((clock, t))
+    return seen
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(CONTROLS, min_size=2, max_size=4), st.lists(STEP, max_size=60))
+def test_remaining_is_base_plus_earned_minus_used(
+    controls: list[TimeControl], steps: list[tuple[int, bool, int]]
+) -> None:
+    clock, _ = start(new_clock(controls), 0, 0)
+    for state, t in play(clock, steps):
+        for player, pt in enumerate(state.players):
+            if pt.flagged_at is None:
+                assert pt.main_ns == pt.earned_ns - pt.used_ns
+                assert pt.main_ns >= 0
+            if state.running != player:
+                assert remaining(state, player, t) == pt.main_ns
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(CONTROLS, min_size=2, max_size=3),
+    st.lists(STEP, max_size=30),
+    st.lists(st.integers(0, 10**9), min_size=1, max_size=8),
+)
+def test_a_running_clock_never_goes_up(
+    controls: list[TimeControl], steps: list[tuple[int, bool, int]], gaps: list[int]
+) -> None:
+    clock, _ = start(new_clock(controls), 0, 0)
+    state, t = play(clock, steps)[-1]
+    if state.running is None:
+        return
+    player = state.running
+    last = remaining(state, player, t)
+    for gap in gaps:
+        t += gap
+        now = remaining(state, player, t)
+        assert now <= last
+        last = now
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.sampled_from(["300", "60+5", "60b5", "60d5", "*90", "10|3x5", "10|3/20", "2/30:20+1"]),
+    st.lists(st.integers(0, 20 * 10**9), max_size=40),
+)
+def test_ticks_change_nothing_but_flags(text: str, lengths: list[int]) -> None:
+    clock, _ = start(new_clock([parse(text)] * 2), 0, 0)
+    t = 0
+    for length in lengths:
+        if clock.running is None:
+            break
+        ticked, events = tick(clock, t + length // 3)
+        if not events:
+            assert ticked == clock
+        clock = ticked
+        t += length
+        if clock.running is not None:
+            clock, _ = press(clock, clock.running, t)
+    # The players' time never exceeds what the rules could have given them.
+    for pt in clock.players:
+        assert pt.main_ns <= pt.earned_ns

@@ -1,0 +1,229 @@
+"""One scenario per time control, against the rules as FIDE and PGN write them."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.clock.controls import ByoYomi, Delay, Kind, Stage, TimeControl, s
+from companion.clock.model import (
+    Clock,
+    ClockError,
+    FlagFell,
+    MoveLimitExpired,
+    PeriodsUsed,
+    Pressed,
+    PressIgnored,
+    StageStarted,
+    adjust,
+    display,
+    flag_instant,
+    new_clock,
+    pause,
+    press,
+    remaining,
+    resume,
+    set_time,
+    start,
+    switch_to,
+    tick,
+    undo,
+)
+from companion.clock.notation import parse
+
+
+def clock_of(text: str, players: int = 2) -> Clock:
+    clock, _ = start(new_clock([parse(text)] * players), 0, 0)
+    return clock
+
+
+def moves(clock: Clock, *durations: float, t0: int = 0) -> tuple[Clock, int, list[object]]:
+    """Plays moves of the given lengths in seconds, alternating from whoever runs."""
+    t = t0
+    events: list[object] = []
+    for seconds in durations:
+        t += s(seconds)
+        assert clock.running is not None
+        clock, happened = press(clock, clock.running, t)
+        events.extend(happened)
+    return clock, t, events
+
+
+def test_sudden_death_flags_at_the_exact_instant() -> None:
+    clock = clock_of("300")
+    clock, t, _ = moves(clock, 100, 50)  # 0 used 100 s, 1 used 50 s
+    assert remaining(clock, 0, t) == s(200)
+    assert flag_instant(clock) == t + s(200)
+    late = t + s(200) + s(3)  # the tick comes 3 s late; the flag still fell at its instant
+    clock, events = tick(clock, late)
+    assert events == (FlagFell(t + s(200), 0),)
+    assert remaining(clock, 0, late) == 0
+    assert display(clock, late).players[0].flagged
+
+
+def test_a_flag_is_not_announced_before_it_falls_nor_within_the_settle_time() -> None:
+    clock = clock_of("10")
+    assert tick(clock, s(10) - 1)[1] == ()
+    assert tick(clock, s(10) + 1)[1] == ()  # within 5 ms: a press may still be in flight
+    clock, events = press(clock, 0, s(10) - 1)  # the press was made just before the flag
+    assert isinstance(events[-1], Pressed)
+    assert remaining(clock, 0, s(11)) == 1
+
+
+def test_fischer_increment_only_while_the_flag_stands() -> None:
+    clock = clock_of("60+5")
+    clock, t, _ = moves(clock, 10)
+    assert remaining(clock, 0, t) == s(55)  # 60 - 10 + 5
+    clock, t, _ = moves(clock, 1, 56, t0=t)  # 1 moves; 0 then takes 56 s of 55: flagged
+    assert clock.players[0].flagged_at == s(10) + s(1) + s(55)
+    assert remaining(clock, 0, t) == 0  # no increment after the flag
+    assert clock.players[0].earned_ns == s(60) + s(5)
+
+
+def test_bronstein_delay_never_adds_time() -> None:
+    clock = clock_of("60b5")
+    clock, _, _ = moves(clock, 3, 1, 8)
+    # 0: 3 s used, all 3 s given back; then 8 s used and only 5 s given back.
+    assert clock.players[0].main_ns == s(60) - s(8) + s(5)
+    assert clock.players[1].main_ns == s(60)
+
+
+def test_simple_delay_waits_before_counting_down() -> None:
+    clock = clock_of("60d5")
+    assert remaining(clock, 0, s(4)) == s(60)
+    assert remaining(clock, 0, s(7)) == s(58)
+    clock, t, _ = moves(clock, 3, 9)
+    assert clock.players[0].main_ns == s(60)
+    assert clock.players[1].main_ns == s(56)
+    assert flag_instant(clock) == t + s(65)
+
+
+def test_hourglass_moves_time_to_the_opponent() -> None:
+    clock = clock_of("*60")
+    clock, t, _ = moves(clock, 20)
+    assert remaining(clock, 0, t) == s(40) and remaining(clock, 1, t) == s(80)
+    assert remaining(clock, 0, t + s(10)) == s(50)  # 1 is running: 10 s flows to 0
+    clock, t, _ = moves(clock, 10, t0=t)
+    assert clock.players[0].main_ns + clock.players[1].main_ns == s(120)
+
+
+def test_japanese_byo_yomi_uses_periods_only_when_they_run_out() -> None:
+    clock = clock_of("10|3x5")
+    clock, t, events = moves(clock, 12)  # 10 s main, then 2 s of a 5 s period: none used
+    assert clock.players[0].in_byo and clock.players[0].byo_periods == 3
+    clock, t, events = moves(clock, 1, 7, t0=t)  # a 7 s move uses one period
+    assert clock.players[0].byo_periods == 2
+    assert PeriodsUsed(t, 0, 2) in events
+    clock, t, _ = moves(clock, 1, t0=t)
+    assert flag_instant(clock) == t + s(10)  # two periods of 5 s left
+
+
+def test_canadian_byo_yomi_blocks_of_moves() -> None:
+    clock = clock_of("10|3/20")
+    # 0's first move uses all 10 s of main time: it is the first move of a 3-move block.
+    clock, t, _ = moves(clock, 10, 1)
+    assert (clock.players[0].byo_moves, clock.players[0].byo_ns) == (1, s(20))
+    clock, t, _ = moves(clock, 6, 1, t0=t)
+    assert (clock.players[0].byo_moves, clock.players[0].byo_ns) == (2, s(14))
+    clock, t, _ = moves(clock, 7, 1, t0=t)  # the third move renews the block
+    assert (clock.players[0].byo_moves, clock.players[0].byo_ns) == (0, s(20))
+
+
+def test_multi_period_controls_count_moves() -> None:
+    clock = clock_of("2/100+10:50+5")
+    clock, t, events = moves(clock, 30, 1, 30, 1)
+    # 0: 100 - 30 + 10 - 30 + 10 = 60 after 2 moves, then the second period adds 50.
+    assert clock.players[0].main_ns == s(110)
+    assert StageStarted(t - s(1), 0, 1, s(50)) in events
+    clock, t, _ = moves(clock, 10, t0=t)
+    assert clock.players[0].main_ns == s(105)  # the second period's 5 s increment
+
+
+def test_pgn_periods_repeat() -> None:
+    clock = clock_of("1/10")
+    clock, _, _ = moves(clock, 4, 1, 4)
+    assert clock.players[0].main_ns == s(22)  # 10 - 4 + 10 - 4 + 10
+    assert clock.players[0].stage == 2
+
+
+def test_per_move_limit_forfeits_the_move_and_passes_on() -> None:
+    clock = clock_of("-!30", players=3)
+    clock, events = tick(clock, s(31))
+    assert events[0] == MoveLimitExpired(s(30), 0, 1)
+    assert clock.running == 1 and clock.segment_start == s(30)
+    clock, events = tick(clock, s(95))
+    assert [e.player for e in events if isinstance(e, MoveLimitExpired)] == [1, 2]
+
+
+def test_upcount_counts_up_and_never_flags() -> None:
+    clock = clock_of("^")
+    clock, t, _ = moves(clock, 5, 7, 9)
+    assert remaining(clock, 0, t) == s(14) and remaining(clock, 1, t) == s(7)
+    assert flag_instant(clock) is None
+
+
+def test_handicap_controls_and_custom_order() -> None:
+    clock = new_clock([parse("300"), parse("600"), parse("60+2")], order=[2, 0, 1])
+    clock, _ = start(clock, 2, 0)
+    clock, _ = press(clock, 2, s(10))
+    assert clock.running == 0
+    clock, _ = press(clock, 0, s(20))
+    assert clock.running == 1
+    assert clock.players[2].main_ns == s(52)
+
+
+def test_presses_at_the_wrong_time_are_ignored() -> None:
+    clock = clock_of("300")
+    clock, events = press(clock, 1, s(1))
+    assert isinstance(events[0], PressIgnored) and clock.running == 0
+    clock, _ = pause(clock, s(2))
+    clock, events = press(clock, 0, s(3))
+    assert isinstance(events[0], PressIgnored)
+    clock, _ = resume(clock, s(10))
+    assert remaining(clock, 0, s(11)) == s(297)  # 2 s before the pause, 1 s after
+
+
+def test_a_first_press_starts_the_next_player() -> None:
+    clock = new_clock([parse("300")] * 2)
+    clock, _ = press(clock, 1, s(5))
+    assert clock.running == 0 and clock.segment_start == s(5)
+
+
+def test_arbiter_adjust_set_and_undo() -> None:
+    clock = clock_of("300+2")
+    clock, _ = adjust(clock, 1, s(60), s(1))
+    assert remaining(clock, 1, s(1)) == s(360)
+    clock, _ = press(clock, 0, s(10))
+    clock, _ = undo(clock, s(12))
+    assert clock.running == 0 and remaining(clock, 0, s(12)) == s(288)
+    with pytest.raises(ClockError):
+        undo(clock, s(13))
+    clock, _ = set_time(clock, 0, s(100), s(20))
+    assert remaining(clock, 0, s(20)) == s(100)
+    flagged = clock_of("5")
+    flagged, _ = tick(flagged, s(6))
+    flagged, _ = set_time(flagged, 0, s(30), s(7))
+    assert remaining(flagged, 0, s(7)) == s(30) and flagged.players[0].flagged_at is None
+
+
+def test_switch_to_follows_the_game_not_the_order() -> None:
+    clock = clock_of("300", players=3)
+    clock, _ = switch_to(clock, 2, s(10))
+    assert clock.running == 2 and clock.players[0].main_ns == s(290)
+
+
+def test_bad_clocks() -> None:
+    with pytest.raises(ClockError):
+        new_clock([parse("300")])
+    with pytest.raises(ClockError):
+        new_clock([parse("*60")] * 3)
+    with pytest.raises(ClockError):
+        new_clock([parse("300")] * 2, order=[0, 0])
+
+
+def test_controls_from_code_and_text_agree() -> None:
+    assert parse("40/5400+30:1800+30") == TimeControl.stages_of(
+        Stage(40, s(5400), s(30)), Stage(None, s(1800), s(30))
+    )
+    assert parse("3600|5x30").byo_yomi == ByoYomi(5, s(30))
+    assert parse("300b5").stages[0].bonus is Delay.BRONSTEIN
+    assert parse("*180").kind is Kind.HOURGLASS
