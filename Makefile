@@ -33,6 +33,7 @@ pytest: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/clock.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

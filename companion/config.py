@@ -5,6 +5,7 @@ names the file, the line where TOML gives one, and the key.
 
     config = load_config()           # from COMPANION_CONFIG or the user config directory
     config.store.path                # where games are kept
+    config.pins.players              # BCM pin numbers of the clock's player buttons
 """
 
 from __future__ import annotations
@@ -56,9 +57,44 @@ class GameConfig:
 
 
 @dataclass(frozen=True)
+class PinsConfig:
+    """Where the clock's buttons, lights and buzzer are wired: BCM GPIO numbers.
+
+    See hardware/clock-wiring.md for the default wiring.
+    """
+
+    players: list[int] = field(default_factory=lambda: [17, 27])
+    """One button per player, in seating order: the first is player 0."""
+    pause: int = 22
+    """The pause button; 0 means there is none."""
+    leds: list[int] = field(default_factory=lambda: [5, 6])
+    """One LED per player, in the same order as `players`."""
+    buzzer: int = 13
+    """An active buzzer; 0 means there is none."""
+    debounce_ms: int = 30
+    """Edges of one button closer together than this are contact chatter and are dropped."""
+
+
+@dataclass(frozen=True)
+class ClockConfig:
+    tenths_below_s: int = 20
+    """Below this many seconds a player's time shows tenths."""
+    warning_s: int = 10
+    """Below this many seconds a player's time is in warning (and may beep once)."""
+    beep_warning: bool = True
+    """A short beep as the running player's time falls below `warning_s`."""
+    beep_countdown: bool = True
+    """A short beep as the running player's time falls below each of the last 5 seconds."""
+    beep_flag: bool = True
+    """A long tone when a player's flag falls."""
+
+
+@dataclass(frozen=True)
 class Config:
     store: StoreConfig = field(default_factory=StoreConfig)
     game: GameConfig = field(default_factory=GameConfig)
+    pins: PinsConfig = field(default_factory=PinsConfig)
+    clock: ClockConfig = field(default_factory=ClockConfig)
     source: str = "defaults"
     """Where this configuration came from: a path, or 'defaults' when no file exists."""
 
@@ -73,7 +109,12 @@ class Config:
         }
 
 
-_SECTIONS: dict[str, type] = {"store": StoreConfig, "game": GameConfig}
+_SECTIONS: dict[str, type] = {
+    "store": StoreConfig,
+    "game": GameConfig,
+    "pins": PinsConfig,
+    "clock": ClockConfig,
+}
 
 
 def load_config(path: Path | None = None) -> Config:
@@ -111,6 +152,14 @@ def parse_config(raw: dict[str, Any], source: str) -> Config:
                 raise UserError(
                     f"{name}.{key} must be {expected.__name__}, got {item!r}", where=source
                 )
+            # type() of a list default says nothing about its items; every list setting so
+            # far is a list of whole numbers (pin numbers), and TOML booleans are not those.
+            if expected is list and not all(_is_int(element) for element in item):
+                raise UserError(f"{name}.{key} must be a list of int, got {item!r}", where=source)
             values[key] = item
         sections[name] = cls(**values)
     return Config(**sections, source=source)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

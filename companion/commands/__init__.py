@@ -5,6 +5,7 @@ from __future__ import annotations
 from types import ModuleType
 
 from companion.commands import (
+    clock_cmd,
     config_cmd,
     deck_cmd,
     games_cmd,
@@ -14,6 +15,7 @@ from companion.commands import (
 )
 
 COMMAND_MODULES: list[ModuleType] = [
+    clock_cmd,
     config_cmd,
     deck_cmd,
     games_cmd,

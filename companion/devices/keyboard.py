@@ -1,0 +1,152 @@
+"""The simulated twin of the clock's buttons: keys on a terminal.
+
+keys = KeyboardButtons("az", on_press=presses.put)   # 'a' player 0, 'z' player 1
+keys.read_loop()                                     # until keys.stop()
+keys.feed("p")                                       # or feed keys directly (tests)
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable
+from types import TracebackType
+from typing import TextIO
+
+from companion.devices.buttons import ButtonPress, ClockNs, OnPress, PressKind
+
+DEFAULT_PLAYER_KEYS = "az"
+DEFAULT_PAUSE_KEYS = "p "
+POLL_S = 0.1
+
+
+class KeyboardButtons:
+    """Maps characters to presses: `keys[i]` is player i's button, any of `pause_keys` pauses.
+
+    Letters match in either case, so Caps Lock does not silently stop the clock working.
+    Other characters go to `on_other_key` when given (a caller's 'q' to quit, say) and are
+    otherwise ignored. Key presses do not chatter, so nothing is debounced here.
+    """
+
+    def __init__(
+        self,
+        keys: str = DEFAULT_PLAYER_KEYS,
+        *,
+        pause_keys: str = DEFAULT_PAUSE_KEYS,
+        on_press: OnPress,
+        clock_ns: ClockNs = time.monotonic_ns,
+        on_other_key: Callable[[str], object] | None = None,
+    ) -> None:
+        if not keys:
+            raise ValueError("a clock needs at least one player key")
+        everything = keys + pause_keys
+        if len(set(everything)) != len(everything):
+            raise ValueError(f"each key may have one meaning, got {keys!r} and {pause_keys!r}")
+        self._actions: dict[str, tuple[PressKind, int | None]] = {
+            key: ("player", player) for player, key in enumerate(keys)
+        }
+        self._actions.update((key, ("pause", None)) for key in pause_keys)
+        self._on_press = on_press
+        self._clock_ns = clock_ns
+        self._on_other_key = on_other_key
+        self._stopped = threading.Event()
+
+    def feed(self, char: str) -> ButtonPress | None:
+        """One character typed: the press it makes (also given to `on_press`), or None."""
+        t_ns = self._clock_ns()  # first, as for a real button: the time of the key itself
+        action = self._actions.get(char, self._actions.get(char.lower()))
+        if action is None:
+            if self._on_other_key is not None:
+                self._on_other_key(char)
+            return None
+        kind, player = action
+        press = ButtonPress(kind, player, t_ns)
+        self._on_press(press)
+        return press
+
+    def stop(self) -> None:
+        """Ends `read_loop` (from any thread, or from a callback). Final: it stays stopped."""
+        self._stopped.set()
+
+    @property
+    def stopped(self) -> bool:
+        return self._stopped.is_set()
+
+    def read_loop(self, stream: TextIO | None = None, *, poll_s: float = POLL_S) -> None:
+        """Feeds characters from `stream` (standard input by default) until stop() or its end.
+
+        On a POSIX terminal each key counts as it is typed (cbreak mode: no Enter needed,
+        Ctrl-C still interrupts) and the terminal's settings are restored on the way out,
+        whatever happens. Anything else is read a line at a time, each character of a line
+        fed in turn; there stop() takes effect when the next line arrives.
+        """
+        stream = sys.stdin if stream is None else stream
+        fd = _terminal_fd(stream)
+        if fd is None:
+            self._read_lines(stream)
+        else:
+            self._read_terminal(fd, poll_s)
+
+    def _read_lines(self, stream: TextIO) -> None:
+        for line in stream:
+            for char in line.rstrip("\r\n"):
+                if self.stopped:
+                    return
+                self.feed(char)
+            if self.stopped:
+                return
+
+    def _read_terminal(self, fd: int, poll_s: float) -> None:
+        import select
+        import termios
+        import tty
+
+        saved = termios.tcgetattr(fd)
+        try:
+            tty.setcbreak(fd)
+            # Bytes are read from the descriptor, not the buffered stream, so select() sees
+            # every key; a multi-byte character may arrive split across two reads.
+            decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+            while not self.stopped:
+                ready, _, _ = select.select([fd], [], [], poll_s)
+                if not ready:
+                    continue
+                data = os.read(fd, 64)
+                if not data:
+                    return  # the terminal went away
+                for char in decoder.decode(data):
+                    if self.stopped:
+                        return
+                    self.feed(char)
+        finally:
+            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+    def close(self) -> None:
+        """Same as stop(): the keyboard holds nothing else to release."""
+        self.stop()
+
+    def __enter__(self) -> KeyboardButtons:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def _terminal_fd(stream: TextIO) -> int | None:
+    """The stream's descriptor if it is a terminal we can put in cbreak mode, else None."""
+    if os.name != "posix":
+        return None
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, io.UnsupportedOperation):
+        return None
+    return fd if os.isatty(fd) else None

@@ -1,0 +1,103 @@
+"""`companion clock`: the standalone clock driven from keys (standard input) and mock GPIO."""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from companion.cli import main
+from companion.clock import model
+from companion.clock.notation import parse
+from companion.clock.terminal import big_digits, clock_panel
+
+
+@pytest.fixture(autouse=True)
+def _no_user_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COMPANION_CONFIG", str(tmp_path / "config.toml"))
+    monkeypatch.setenv("COMPANION_DATA", str(tmp_path / "data"))
+
+
+def run_clock(monkeypatch: pytest.MonkeyPatch, keys: str, *args: str) -> int:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(keys))
+    return main(["clock", *args])
+
+
+def test_keys_drive_the_clock(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = run_clock(monkeypatch, "2\n1\n2\n+\nu\np\nq\n", "5+3", "--plain", "--names", "Ada,Bo")
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "Ada: 300+3 (5 min + 3 s per move)" in out
+    assert "Ada's time starts" in out
+    assert "Ada moved" in out and "Bo moved" in out
+    assert "by the arbiter" in out and "press undone" in out and "paused" in out
+    assert "Ada: 5:" in out and "after 1 moves" in out
+
+
+def test_end_of_input_ends_the_clock(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_clock(monkeypatch, "", "300", "300", "600", "--order", "3,1,2") == 0
+    out = capsys.readouterr().out
+    assert "Player 3: 600" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["40/"], "bad time control '40/' at position 4"),
+        (["300", "300", "--players", "3"], "one CONTROL for everyone or one per player"),
+        (["*60", "--players", "3"], "an hourglass needs exactly two players"),
+        (["300", "--order", "a,b"], "--order takes player numbers"),
+        (["300", "--players", "7"], "2 to 6 players"),
+    ],
+)
+def test_bad_arguments(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    message: str,
+) -> None:
+    assert run_clock(monkeypatch, "q\n", *args) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_gpio_without_pins_says_what_to_do(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    from gpiozero import Device
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    assert run_clock(monkeypatch, "q\n", "300", "--gpio", "--plain") == 2
+    assert "no GPIO pins here" in capsys.readouterr().err
+
+
+def test_gpio_on_mock_pins(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    factory = MockFactory(pin_class=MockPWMPin)
+    monkeypatch.setattr(Device, "pin_factory", factory)
+    try:
+        assert run_clock(monkeypatch, "2\nq\n", "300", "--gpio", "--plain") == 0
+    finally:
+        factory.reset()
+    assert "time starts" in capsys.readouterr().out
+
+
+def test_big_digits_and_panel() -> None:
+    assert big_digits("1:05")[0] == "  █   ███ ███"
+    clock, _ = model.start(model.new_clock([parse("300")] * 2), 0, 0)
+    console = Console(record=True, width=100)
+    console.print(clock_panel(model.display(clock, 10**9), ["Ada", "Bo"], footer="hello"))
+    text = console.export_text()
+    assert "Ada" in text and "running" in text and "waiting" in text and "hello" in text
