@@ -38,9 +38,11 @@ class RecordHeader:
     setup: JSON
     deck: JSON = field(default_factory=dict)
     started: str = ""
+    clock: JSON | None = None
+    """The game clock, when the game is timed: {"controls": [one per side], "order": [...]}."""
 
     def to_dict(self) -> JSON:
-        return {
+        out: JSON = {
             "record": RECORD_MAGIC,
             "version": RECORD_VERSION,
             "game": self.game,
@@ -48,6 +50,9 @@ class RecordHeader:
             "deck": self.deck,
             "setup": self.setup,
         }
+        if self.clock is not None:
+            out["clock"] = self.clock
+        return out
 
     @staticmethod
     def from_dict(data: Any, where: str = "header") -> RecordHeader:
@@ -68,7 +73,12 @@ class RecordHeader:
         started = data.get("started", "")
         if not isinstance(deck, dict) or not isinstance(started, str):
             raise UserError("'deck' must be an object and 'started' text", where=where)
-        return RecordHeader(game=data["game"], setup=data["setup"], deck=deck, started=started)
+        clock = data.get("clock")
+        if clock is not None and not isinstance(clock, dict):
+            raise UserError("'clock' must be an object", where=where)
+        return RecordHeader(
+            game=data["game"], setup=data["setup"], deck=deck, started=started, clock=clock
+        )
 
 
 @dataclass(frozen=True)
@@ -80,23 +90,47 @@ class RecordedAction:
 
 
 @dataclass(frozen=True)
+class RecordedClockInput:
+    n: int
+    t_ns: int
+    input: JSON
+
+
+@dataclass(frozen=True)
 class GameRecord:
     header: RecordHeader
     actions: tuple[RecordedAction, ...]
+    clock_inputs: tuple[RecordedClockInput, ...] = ()
 
 
 def action_line(engine: GameEngine[Any], seq: int, t: float, action: Action) -> JSON:
     return {"seq": seq, "t": round(t, 6), "action": engine.action_to_dict(action)}
 
 
-def write_record(out: IO[str], header: RecordHeader, actions: Iterable[tuple[float, JSON]]) -> None:
-    """Writes a record; `actions` are (time, action dict) pairs in order."""
-    out.write(json.dumps(header.to_dict(), separators=(",", ":")) + "\n")
+def write_record(
+    out: IO[str],
+    header: RecordHeader,
+    actions: Iterable[tuple[float, JSON]],
+    clock_inputs: Iterable[tuple[int, JSON]] = (),
+) -> None:
+    """Writes a record: `actions` are (seconds, action dict) pairs in order, `clock_inputs`
+    (nanoseconds, input dict) pairs; the two are merged in time order, an action first when
+    both happened at once."""
+    lines: list[tuple[float, int, JSON]] = []
     for seq, (t, action) in enumerate(actions, start=1):
-        out.write(
-            json.dumps({"seq": seq, "t": round(t, 6), "action": action}, separators=(",", ":"))
-            + "\n"
+        lines.append((t, 0, {"seq": seq, "t": round(t, 6), "action": action}))
+    for n, (t_ns, data) in enumerate(clock_inputs, start=1):
+        lines.append(
+            (
+                t_ns / 1e9,
+                1,
+                {"clock": n, "t": round(t_ns / 1e9, 6), "input": {**data, "t_ns": t_ns}},
+            )
         )
+    lines.sort(key=lambda line: (line[0], line[1]))
+    out.write(json.dumps(header.to_dict(), separators=(",", ":")) + "\n")
+    for _, _, line in lines:
+        out.write(json.dumps(line, separators=(",", ":")) + "\n")
 
 
 def _lines(stream: IO[str], name: str) -> Iterator[tuple[int, Any]]:
@@ -120,10 +154,14 @@ def read_record(stream: IO[str], name: str = "<record>") -> GameRecord:
     header = RecordHeader.from_dict(first[1], where=f"{name}:{first[0]}")
     engine = find_engine(header.game)
     actions: list[RecordedAction] = []
+    clock_inputs: list[RecordedClockInput] = []
     for number, data in lines:
         where = f"{name}:{number}"
         if not isinstance(data, dict):
             raise UserError("an action line must be a JSON object", where=where)
+        if "clock" in data:
+            clock_inputs.append(_clock_line(data, len(clock_inputs) + 1, where))
+            continue
         seq, t = data.get("seq"), data.get("t")
         if not isinstance(seq, int) or seq != len(actions) + 1:
             raise UserError(f"'seq' must be {len(actions) + 1}, got {seq!r}", where=where)
@@ -138,7 +176,22 @@ def read_record(stream: IO[str], name: str = "<record>") -> GameRecord:
         except BadData as err:
             raise UserError(str(err), where=where) from None
         actions.append(RecordedAction(seq=seq, t=float(t), action=action))
-    return GameRecord(header=header, actions=tuple(actions))
+    if clock_inputs and header.clock is None:
+        raise UserError("clock lines, but the header describes no clock", where=name)
+    return GameRecord(header=header, actions=tuple(actions), clock_inputs=tuple(clock_inputs))
+
+
+def _clock_line(data: JSON, expected_n: int, where: str) -> RecordedClockInput:
+    n, item = data.get("clock"), data.get("input")
+    if not isinstance(n, int) or n != expected_n:
+        raise UserError(f"'clock' must be {expected_n}, got {n!r}", where=where)
+    if set(data) - {"clock", "t", "input"}:
+        raise UserError(
+            f"unknown key {sorted(set(data) - {'clock', 't', 'input'})[0]!r}", where=where
+        )
+    if not isinstance(item, dict) or not isinstance(item.get("t_ns"), int):
+        raise UserError("a clock line needs an 'input' object with a whole 't_ns'", where=where)
+    return RecordedClockInput(n=n, t_ns=item["t_ns"], input=item)
 
 
 @dataclass(frozen=True)
@@ -146,6 +199,8 @@ class Replay:
     engine: GameEngine[Any]
     state: Any
     events: tuple[tuple[int, Event], ...]
+    clock: Any = None
+    """The game clock (companion.clock.model.Clock) after every recorded input, if timed."""
 
 
 def replay(record: GameRecord, name: str = "<record>", upto: int | None = None) -> Replay:
@@ -165,12 +220,39 @@ def replay(record: GameRecord, name: str = "<record>", upto: int | None = None) 
                 f"action {recorded.seq} is illegal: {err}", where=f"{name}:{recorded.seq + 1}"
             ) from None
         events.extend((recorded.seq, event) for event in happened)
-    return Replay(engine=engine, state=state, events=tuple(events))
+    clock = None
+    if record.header.clock is not None:
+        clock = _replay_clock(record, name)
+    return Replay(engine=engine, state=state, events=tuple(events), clock=clock)
+
+
+def _replay_clock(record: GameRecord, name: str) -> Any:
+    from companion.clock.inputs import apply_input, clock_from_spec
+    from companion.clock.model import ClockError
+
+    try:
+        clock = clock_from_spec(record.header.clock or {})
+    except ClockError as err:
+        raise UserError(f"bad clock: {err}", where=f"{name}:1") from None
+    for item in record.clock_inputs:
+        try:
+            clock, _ = apply_input(clock, item.input)
+        except ClockError as err:
+            raise UserError(f"clock input {item.n} does not replay: {err}", where=name) from None
+    return clock
 
 
 def header_for(
-    engine: GameEngine[Any], state: Any, deck: Mapping[str, Any], started: str
+    engine: GameEngine[Any],
+    state: Any,
+    deck: Mapping[str, Any],
+    started: str,
+    clock: Mapping[str, Any] | None = None,
 ) -> RecordHeader:
     return RecordHeader(
-        game=engine.name, setup=engine.setup_of(state), deck=dict(deck), started=started
+        game=engine.name,
+        setup=engine.setup_of(state),
+        deck=dict(deck),
+        started=started,
+        clock=dict(clock) if clock is not None else None,
     )

@@ -64,8 +64,9 @@ class Referee:
         row = store.game(game_id)
         # t continues from the last recorded action: the time the companion was off does
         # not count, and t never goes backwards (the store would refuse it).
-        self._last_t = row.last_t
-        self._t_zero = clock() - row.last_t
+        # Clock checkpoints may be later than the last action: time goes on from the later.
+        self._last_t = max(row.last_t, store.last_clock_ns(game_id) / 1e9)
+        self._t_zero = clock() - self._last_t
         if self.engine.is_over(self._state) and row.status == "playing":
             # A crash between the last commit and marking the game finished.
             store.set_status(game_id, "finished")
@@ -80,11 +81,16 @@ class Referee:
         clock: Clock = time.monotonic,
         *,
         title: str = "",
+        game_clock: Mapping[str, Any] | None = None,
     ) -> Referee:
-        """Records a new game (BadSetup if the engine refuses `setup`) and referees it."""
+        """Records a new game (BadSetup if the engine refuses `setup`) and referees it.
+
+        `game_clock` describes a game clock ({"controls": [one per side], "order": [...]});
+        companion.clock.game.GameClock runs it.
+        """
         engine = find_engine(engine_name)
         state = engine.new_game(setup)
-        header = header_for(engine, state, deck_info, started=utc_now())
+        header = header_for(engine, state, deck_info, started=utc_now(), clock=game_clock)
         game_id = store.create_game(header, title=title)
         log.info("game %d: started %s", game_id, engine_name)
         return cls(store, game_id, clock=clock)
@@ -117,6 +123,11 @@ class Referee:
 
     def expected(self) -> Expectation | None:
         return self.engine.expected(self._state)
+
+    @property
+    def t_zero(self) -> float:
+        """The reading of this referee's clock at which the game's time was 0."""
+        return self._t_zero
 
     def elapsed(self) -> float:
         """Seconds since the game started, by this referee's clock (never less than last_t)."""

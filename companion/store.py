@@ -27,7 +27,7 @@ from companion.games import find_engine
 from companion.games.contract import JSON, BadData, BadSetup, GameEngine, IllegalAction
 from companion.record import RecordHeader, write_record
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 APPLICATION_ID = 0x54544331
 """'TTC1' in the database header, so a stranger's SQLite file is told apart from ours."""
 
@@ -73,6 +73,22 @@ _SCHEMA: tuple[str, ...] = (
     BEGIN SELECT RAISE(ABORT, 'events are append-only'); END""",
     """CREATE TRIGGER events_kept BEFORE DELETE ON events
     BEGIN SELECT RAISE(ABORT, 'events are append-only'); END""",
+)
+
+
+# Schema 2: a game's clock inputs, written as they happen (see companion/clock/inputs.py).
+_SCHEMA_2: tuple[str, ...] = (
+    """CREATE TABLE clock_inputs (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        n INTEGER NOT NULL CHECK (n >= 1),
+        t_ns INTEGER NOT NULL,
+        input TEXT NOT NULL,
+        PRIMARY KEY (game_id, n)
+    ) WITHOUT ROWID""",
+    """CREATE TRIGGER clock_inputs_fixed BEFORE UPDATE ON clock_inputs
+    BEGIN SELECT RAISE(ABORT, 'clock inputs are append-only'); END""",
+    """CREATE TRIGGER clock_inputs_kept BEFORE DELETE ON clock_inputs
+    BEGIN SELECT RAISE(ABORT, 'clock inputs are append-only'); END""",
 )
 
 
@@ -233,6 +249,46 @@ class Store:
                 [(game_id, seq, idx, text) for idx, text in enumerate(event_texts)],
             )
 
+    def append_clock(self, game_id: int, n: int, t_ns: int, data: Mapping[str, Any]) -> None:
+        """Records clock input `n` of a game; committed when this returns.
+
+        Refuses any n but the last plus one, and a time before the last input's.
+        """
+        text = _dumps(dict(data))
+        with self._transaction(f"cannot record clock input {n} of game {game_id}") as conn:
+            row = conn.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                raise UnknownGame(game_id, where=str(self.path))
+            last_n, last_t = conn.execute(
+                "SELECT n, t_ns FROM clock_inputs WHERE game_id = ? ORDER BY n DESC LIMIT 1",
+                (game_id,),
+            ).fetchone() or (0, 0)
+            if n != last_n + 1:
+                raise SeqConflict(game_id, last_n + 1, n, where=str(self.path))
+            if t_ns < last_t:
+                raise StoreError(
+                    f"game {game_id}: clock input {n} at {t_ns} ns is before input {last_n} "
+                    f"at {last_t} ns",
+                    where=str(self.path),
+                )
+            conn.execute(
+                "INSERT INTO clock_inputs (game_id, n, t_ns, input) VALUES (?, ?, ?, ?)",
+                (game_id, n, t_ns, text),
+            )
+
+    def last_clock_ns(self, game_id: int) -> int:
+        """The time of a game's last clock input (0 when there is none)."""
+        rows = self._rows("SELECT MAX(t_ns) FROM clock_inputs WHERE game_id = ?", (game_id,))
+        return int(rows[0][0] or 0)
+
+    def clock_inputs(self, game_id: int) -> list[tuple[int, int, JSON]]:
+        """Every recorded clock input of a game, in order: (n, t_ns, input dict)."""
+        self.game(game_id)
+        rows = self._rows(
+            "SELECT n, t_ns, input FROM clock_inputs WHERE game_id = ? ORDER BY n", (game_id,)
+        )
+        return [(n, t_ns, json.loads(text)) for n, t_ns, text in rows]
+
     def set_status(self, game_id: int, status: Status) -> None:
         if status not in STATUSES:
             raise ValueError(f"status must be one of {', '.join(STATUSES)}, not {status!r}")
@@ -277,7 +333,12 @@ class Store:
     def export(self, game_id: int, stream: IO[str]) -> None:
         """Writes the game record (JSON Lines) of a game."""
         header = self.header(game_id)
-        write_record(stream, header, [(t, action) for _, t, action in self.actions(game_id)])
+        write_record(
+            stream,
+            header,
+            [(t, action) for _, t, action in self.actions(game_id)],
+            [(t_ns, data) for _, t_ns, data in self.clock_inputs(game_id)],
+        )
 
     # -- plumbing --------------------------------------------------------------------------
 
@@ -338,8 +399,12 @@ def _prepare(conn: sqlite3.Connection, where: str) -> None:
                 for statement in _SCHEMA:
                     conn.execute(statement)
                 conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            if version < 2:
+                # Schema 1 stores gain the clock table; nothing else changes.
+                for statement in _SCHEMA_2:
+                    conn.execute(statement)
+            if version < SCHEMA_VERSION:
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            # Migrations from older schemas go here, when there are any.
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:

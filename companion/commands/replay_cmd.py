@@ -39,6 +39,10 @@ def run(args: argparse.Namespace) -> int:
             ) from None
     result = replay(record, name)
     summary = result.engine.summary(result.state)
+    clock = None
+    if result.clock is not None:
+        last = record.clock_inputs[-1].t_ns if record.clock_inputs else 0
+        clock = _clock_summary(result.clock, last)
     if args.json:
         out = {
             "record": name,
@@ -48,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
             "outcome": summary.get("outcome"),
             "scores": summary.get("scores"),
             "summary": summary,
+            "clock": clock,
         }
         print(json.dumps(out, indent=2))
         return 0
@@ -61,4 +66,21 @@ def run(args: argparse.Namespace) -> int:
     if expectation is not None:
         console.print(f"Waiting for: {expectation.prompt}")
     print_summary(console, summary)
+    if clock is not None:
+        sides = summary.get("sides") or []
+        for i, player in enumerate(clock):
+            name = sides[i] if i < len(sides) else f"side {i}"
+            flag = ", flag fallen" if player["flagged"] else ""
+            console.print(f"Clock: {name} {player['text']} after {player['moves']} moves{flag}")
     return 0
+
+
+def _clock_summary(clock: Any, t_ns: int) -> list[dict[str, Any]]:
+    """Each player's clock at the last recorded clock input (a checkpoint, often)."""
+    from companion.clock.model import display
+
+    shown = display(clock, t_ns)
+    return [
+        {"remaining_ns": p.remaining_ns, "text": p.text, "moves": p.moves, "flagged": p.flagged}
+        for p in shown.players
+    ]

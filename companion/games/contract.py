@@ -72,13 +72,17 @@ class Expectation:
 
     `actor` is the side whose decision it is, or TABLE for a judge or a roll; `actions` are
     the action kinds accepted; `places` the places an action may name (empty when the action
-    names none); `prompt` one sentence for a screen.
+    names none); `prompt` one sentence for a screen; `timed` whose clock runs meanwhile.
     """
 
     actor: int
     actions: tuple[str, ...]
     places: tuple[int, ...] = ()
     prompt: str = ""
+    timed: int | None = None
+    """Whose game clock runs while the rules wait, or None for nobody's (setup steps, a card
+    being checked). Engines whose games use clocks accept a `time_expired` action with a
+    `side` field for the side whose time ran out."""
 
     def to_dict(self) -> JSON:
         return {
@@ -86,6 +90,7 @@ class Expectation:
             "actions": list(self.actions),
             "places": list(self.places),
             "prompt": self.prompt,
+            "timed": self.timed,
         }
 
 

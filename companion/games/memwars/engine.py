@@ -1081,6 +1081,7 @@ def expected(state: State) -> Expectation | None:
                 ("challenge", "decline_challenge", *timer),
                 place,
                 f"{_name(state, who)} may challenge the claim on place {pending.place}.",
+                timed=who,
             )
         if pending.stage is Stage.RESPONSE:
             who = pending.claimant
@@ -1089,6 +1090,7 @@ def expected(state: State) -> Expectation | None:
                 ("give_up", "contest", *timer),
                 place,
                 f"{_name(state, who)} gives up or contests place {pending.place}.",
+                timed=who,
             )
         if pending.stage is Stage.DECISION:
             who = pending.challenger
@@ -1097,6 +1099,7 @@ def expected(state: State) -> Expectation | None:
                 ("forsake", "maintain", *timer),
                 place,
                 f"{_name(state, who)} forsakes or maintains the challenge.",
+                timed=who,
             )
         if pending.stage is Stage.JUDGEMENT:
             return Expectation(
@@ -1119,6 +1122,7 @@ def expected(state: State) -> Expectation | None:
             ("study_card",),
             (state.setup.place_of[state.current_card],),
             f"Read card {state.current_card} and place its crystal.",
+            timed=side,
         )
     if _presents(state):
         card_place = state.setup.place_of[state.current_card]
@@ -1131,6 +1135,7 @@ def expected(state: State) -> Expectation | None:
             ("answer", *timer),
             places,
             f"{speaker} answers {shown}; was the answer right?",
+            timed=side,
         )
     if state.current_card != NO_CARD:
         places = (state.setup.place_of[state.current_card],)
@@ -1138,7 +1143,11 @@ def expected(state: State) -> Expectation | None:
         places = tuple(p for p in sorted(state.setup.in_play) if not state.places[p].occupied)
     allowed = ("claim", "pass", *timer) if state.setup.rules.allow_pass else ("claim", *timer)
     return Expectation(
-        side, allowed, places, f"{_speaker(state, side)} claims a place and states its facts."
+        side,
+        allowed,
+        places,
+        f"{_speaker(state, side)} claims a place and states its facts.",
+        timed=side,
     )
 
 
