@@ -21,7 +21,7 @@ from rich.live import Live
 
 from companion.clock import model
 from companion.clock.controls import NS_PER_S
-from companion.clock.display import format_time
+from companion.clock.display import ClockDisplay, format_time
 from companion.clock.model import (
     ClockError,
     Events,
@@ -41,6 +41,7 @@ from companion.clock.notation import describe, format_control, parse
 from companion.clock.runner import ClockRunner
 from companion.clock.terminal import clock_panel
 from companion.config import Config, load_config
+from companion.devices.buzzer import TerminalBell
 from companion.devices.keyboard import KeyboardButtons
 from companion.errors import UserError
 
@@ -131,15 +132,21 @@ def run(args: argparse.Namespace) -> int:
         clock_ns=now,
         on_other_key=_arbiter(runner, stop),
     )
+    live = not args.plain and console.is_terminal
+    # Called with the display on every tick: a buzzer counts down the last seconds as time
+    # passes, not only when something happens.
+    frames: list[Callable[[ClockDisplay], object]] = []
     with contextlib.ExitStack() as devices:
         if args.gpio:
-            _attach_gpio(devices, runner, config, count, now)
+            _attach_gpio(devices, runner, config, count, now, frames)
+        elif live:
+            frames.append(TerminalBell(config.clock).update)
         reader = threading.Thread(target=_read, args=(keys, stop), daemon=True)
         reader.start()
-        if args.plain or not console.is_terminal:
-            _run_plain(console, runner, log, stop)
+        if live:
+            _run_live(console, runner, names, log, stop, config, now, frames)
         else:
-            _run_live(console, runner, names, log, stop, config, now)
+            _run_plain(console, runner, log, stop, config, now, frames)
         keys.stop()
     display = runner.display()
     for name, player in zip(names, display.players, strict=True):
@@ -178,6 +185,7 @@ def _attach_gpio(
     config: Config,
     count: int,
     now: Callable[[], int],
+    frames: list[Callable[[ClockDisplay], object]],
 ) -> None:
     try:
         from gpiozero.exc import BadPinFactory
@@ -211,7 +219,7 @@ def _attach_gpio(
         if pins.buzzer:
             buzzer = ClockBuzzer(pins.buzzer, config.clock)
             devices.callback(buzzer.close)
-            runner.subscribe(lambda events, display: buzzer.update(display))
+            frames.append(buzzer.update)
     except BadPinFactory:
         raise UserError(
             "no GPIO pins here: run on the Raspberry Pi, use --keys, or set "
@@ -220,10 +228,17 @@ def _attach_gpio(
 
 
 def _run_plain(
-    console: Console, runner: ClockRunner, log: list[str], stop: threading.Event
+    console: Console,
+    runner: ClockRunner,
+    log: list[str],
+    stop: threading.Event,
+    config: Config,
+    now: Callable[[], int],
+    frames: list[Callable[[ClockDisplay], object]],
 ) -> None:
     while not stop.is_set():
         runner.tick()
+        _frame(runner, config, now, frames)
         while log:
             console.print(log.pop(0))
         time.sleep(TICK_S)
@@ -240,12 +255,10 @@ def _run_live(
     stop: threading.Event,
     config: Config,
     now: Callable[[], int],
+    frames: list[Callable[[ClockDisplay], object]],
 ) -> None:
-    tenths = config.clock.tenths_below_s * NS_PER_S
-    warning = config.clock.warning_s * NS_PER_S
-
     def screen() -> Any:
-        shown = model.display(runner.clock, now(), tenths_below_ns=tenths, warning_at_ns=warning)
+        shown = _frame(runner, config, now, frames)
         return clock_panel(shown, names, footer=log[-1] if log else "")
 
     with Live(screen(), console=console, refresh_per_second=20, transient=False) as live:
@@ -253,6 +266,23 @@ def _run_live(
             runner.tick()
             live.update(screen())
             time.sleep(TICK_S)
+
+
+def _frame(
+    runner: ClockRunner,
+    config: Config,
+    now: Callable[[], int],
+    frames: list[Callable[[ClockDisplay], object]],
+) -> ClockDisplay:
+    shown = model.display(
+        runner.clock,
+        now(),
+        tenths_below_ns=config.clock.tenths_below_s * NS_PER_S,
+        warning_at_ns=config.clock.warning_s * NS_PER_S,
+    )
+    for frame in frames:
+        frame(shown)
+    return shown
 
 
 def _lines(events: Events, names: list[str]) -> list[str]:

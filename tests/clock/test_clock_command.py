@@ -101,3 +101,23 @@ def test_big_digits_and_panel() -> None:
     console.print(clock_panel(model.display(clock, 10**9), ["Ada", "Bo"], footer="hello"))
     text = console.export_text()
     assert "Ada" in text and "running" in text and "waiting" in text and "hello" in text
+
+
+def test_every_tick_feeds_the_buzzer_as_time_passes() -> None:
+    from companion.clock.runner import ClockRunner
+    from companion.commands.clock_cmd import _frame
+    from companion.config import Config
+    from companion.devices.buzzer import TerminalBell
+
+    t = [0]
+    runner = ClockRunner(model.new_clock([parse("12")] * 2), now_ns=lambda: t[0])
+    runner.start(0)
+    bell_out = io.StringIO()
+    bell = TerminalBell(Config().clock, stream=bell_out)
+    beeps = []
+    for tenth in range(0, 120, 5):  # nobody presses: only time passes
+        t[0] = tenth * 100_000_000
+        _frame(runner, Config(), lambda: t[0], [lambda shown: beeps.append(bell.update(shown))])
+    kinds = [b.kind for b in beeps if b is not None]
+    assert kinds == ["warning", "countdown", "countdown", "countdown", "countdown", "countdown"]
+    assert bell_out.getvalue() == "\a" * 6
