@@ -24,14 +24,13 @@ from companion.clock import model
 from companion.clock.display import ClockDisplay
 from companion.clock.inputs import apply_input, clock_from_spec, replay_inputs
 from companion.clock.model import SETTLE_NS, Clock, Events, FlagFell, MoveLimitExpired
+from companion.clock.runner import Listener, tell
 from companion.devices.buttons import ButtonPress
 from companion.session import Notification, Referee
 
 log = logging.getLogger(__name__)
 
 CHECKPOINT_NS = 1_000_000_000
-
-Listener = Callable[[Events, ClockDisplay], object]
 
 
 class GameClock:
@@ -175,11 +174,7 @@ class GameClock:
             self._clock, self._n, self._last_ns = clock, n, max(self._last_ns, t_ns)
             shown = model.display(clock, t_ns)
         log.debug("game %d: clock input %d: %s", self.referee.game_id, n, data)
-        for listener in list(self._listeners):
-            try:
-                listener(events, shown)
-            except Exception:  # a broken display must not stop the clock
-                log.warning("a clock listener failed", exc_info=True)
+        tell(self._listeners, events, shown)
         return events
 
     def _after_action(self, notification: Notification) -> None:

@@ -16,11 +16,13 @@ The extension, read by `parse` along with everything above:
     3600|25/600  then Canadian byo-yomi: 25 moves in 600 s
     ...!30       a per-move limit of 30 s (a slower move is forfeited); `-!30` alone
     ^            a stopwatch that counts up (`^!30` with a per-move limit)
-    90m+30       minutes marked with `m`
+    90m+30       minutes marked with `m`; 90s+30 seconds marked with `s`
 
 The shorthand: a lone `N+I` whose N is not a whole number of minutes in seconds (not a
 multiple of 60) reads as N minutes plus I seconds, as players say it: `5+3`, `90+30`,
-`15+10`. `300+3` and `180+2` stay PGN seconds. Write `90m+30` to be explicit.
+`15+10`. `300+3` and `180+2` stay PGN seconds. Write `90m+30` or `90s+30` to be explicit;
+the canonical form does so itself where the shorthand could misread it, and `format_pgn`
+gives the plain PGN tag.
 
     format_control(parse("90+30"))      # '5400+30'
 """
@@ -188,6 +190,10 @@ class _Parser:
                 raise self.fail("PGN gives seconds, not minutes")
             self.pos += 1
             ns *= 60
+        elif self.peek() == "s":
+            if self.strict:
+                raise self.fail("PGN gives plain numbers of seconds")
+            self.pos += 1
         return ns
 
 
@@ -227,6 +233,17 @@ def format_control(control: TimeControl) -> str:
             )
     if control.move_limit_ns is not None:
         text += f"!{_secs(control.move_limit_ns)}"
+    shorthand = _SHORTHAND.match(text)
+    if shorthand and int(shorthand.group(1)) % 60 != 0:
+        # `90+30` would read back as minutes: mark the seconds.
+        text = f"{shorthand.group(1)}s+{shorthand.group(2)}"
+    return text
+
+
+def format_pgn(control: TimeControl) -> str:
+    """The PGN TimeControl tag for a control PGN can express; BadTimeControl otherwise."""
+    text = format_control(control).replace("s+", "+")
+    parse_pgn(text)  # refuses what PGN cannot say, naming it
     return text
 
 

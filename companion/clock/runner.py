@@ -89,13 +89,17 @@ class ClockRunner:
             self._clock, events = step(self._clock)
             clock = self._clock
         if events or not quiet:
-            shown = model.display(clock, self._now())
-            for listener in list(self._listeners):
-                try:
-                    listener(events, shown)
-                except Exception:  # a broken display must not stop the clock
-                    log.warning("a clock listener failed", exc_info=True)
+            tell(self._listeners, events, model.display(clock, self._now()))
         return events
+
+
+def tell(listeners: list[Listener], events: Events, shown: ClockDisplay) -> None:
+    """Gives every listener the change; one that fails is logged and the rest still hear."""
+    for listener in list(listeners):
+        try:
+            listener(events, shown)
+        except Exception:  # a broken display must not stop the clock
+            log.warning("a clock listener failed", exc_info=True)
 
 
 def describe_event(event: ClockEvent) -> str:

@@ -9,9 +9,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Any, Literal
 
+from companion.devices.closing import Closing
 from companion.devices.debounce import Debouncer
 
 PressKind = Literal["player", "pause"]
@@ -32,7 +32,7 @@ OnPress = Callable[[ButtonPress], object]
 ClockNs = Callable[[], int]
 
 
-class ClockButtons:
+class ClockButtons(Closing):
     """One gpiozero Button per player, plus an optional pause button, each debounced.
 
         buttons = ClockButtons([17, 27], pause_pin=22, on_press=presses.put)
@@ -108,14 +108,3 @@ class ClockButtons:
         buttons, self._buttons = self._buttons, []
         for button in buttons:
             button.close()
-
-    def __enter__(self) -> ClockButtons:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Any, Literal, TextIO
 
 from companion.clock.display import NS_PER_S, ClockDisplay
 from companion.config import ClockConfig
+from companion.devices.closing import Closing
 
 BeepKind = Literal["flag", "warning", "countdown"]
 SHORT_BEEP_S = 0.1
@@ -74,7 +74,7 @@ def _crossed(before_ns: int, after_ns: int, threshold_ns: int) -> bool:
     return before_ns >= threshold_ns > after_ns
 
 
-class ClockBuzzer:
+class ClockBuzzer(Closing):
     """An active buzzer on a GPIO pin (gpiozero Buzzer), sounding the beeps that fall due.
 
     One buzzer sounds one beep at a time, so when several are due the most important plays;
@@ -105,17 +105,6 @@ class ClockBuzzer:
             self._buzzer.off()
             self._buzzer.close()
             self._buzzer = None
-
-    def __enter__(self) -> ClockBuzzer:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 class TerminalBell:

@@ -14,17 +14,17 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from types import TracebackType
 from typing import TextIO
 
 from companion.devices.buttons import ButtonPress, ClockNs, OnPress, PressKind
+from companion.devices.closing import Closing
 
 DEFAULT_PLAYER_KEYS = "az"
 DEFAULT_PAUSE_KEYS = "p "
 POLL_S = 0.1
 
 
-class KeyboardButtons:
+class KeyboardButtons(Closing):
     """Maps characters to presses: `keys[i]` is player i's button, any of `pause_keys` pauses.
 
     Letters match in either case, so Caps Lock does not silently stop the clock working.
@@ -128,17 +128,6 @@ class KeyboardButtons:
     def close(self) -> None:
         """Same as stop(): the keyboard holds nothing else to release."""
         self.stop()
-
-    def __enter__(self) -> KeyboardButtons:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def _terminal_fd(stream: TextIO) -> int | None:

@@ -12,10 +12,10 @@ player is running, so only flagged LEDs blink.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from types import TracebackType
 from typing import Any, Literal
 
 from companion.clock.display import ClockDisplay
+from companion.devices.closing import Closing
 
 LightState = Literal["off", "on", "blink"]
 BLINK_S = 0.25
@@ -39,7 +39,7 @@ def light_states(display: ClockDisplay, count: int) -> tuple[LightState, ...]:
     return tuple(states)
 
 
-class ClockLights:
+class ClockLights(Closing):
     """gpiozero LEDs, one per player in pin order, driven by `show(display)`.
 
     An LED is only touched when what it should show changes: show() is called many times a
@@ -87,14 +87,3 @@ class ClockLights:
         for led in leds:
             led.off()  # explicitly: a closed pin may otherwise keep driving its last level
             led.close()
-
-    def __enter__(self) -> ClockLights:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()

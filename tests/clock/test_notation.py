@@ -8,7 +8,14 @@ from hypothesis import strategies as st
 
 from companion.clock.controls import NS_PER_S, ByoYomi, Delay, Kind, Stage, TimeControl, s
 from companion.clock.display import format_time
-from companion.clock.notation import BadTimeControl, describe, format_control, parse, parse_pgn
+from companion.clock.notation import (
+    BadTimeControl,
+    describe,
+    format_control,
+    format_pgn,
+    parse,
+    parse_pgn,
+)
 
 PGN = ["?", "-", "300", "4500+60", "40/9000", "*180", "40/7200:3600", "40/9000:20/3600:900+30"]
 
@@ -147,3 +154,11 @@ def test_display_format(ns: int, text: str) -> None:
 def test_tenths_threshold_is_configurable() -> None:
     assert format_time(25 * NS_PER_S, tenths_below_ns=30 * NS_PER_S) == "25.0"
     assert format_time(5 * NS_PER_S, tenths_below_ns=0) == "0:05"
+
+
+def test_pgn_output_for_what_pgn_can_say() -> None:
+    assert format_pgn(parse_pgn("90+30")) == "90+30"
+    assert parse_pgn(format_pgn(parse_pgn("90+30"))) == parse_pgn("90+30")
+    assert format_control(parse_pgn("90+30")) == "90s+30"
+    with pytest.raises(BadTimeControl):
+        format_pgn(parse("300d5"))
