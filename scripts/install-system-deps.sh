@@ -5,6 +5,8 @@ set -euo pipefail
 need=()
 python3 -c 'import venv, ensurepip' 2>/dev/null || need+=(python3-venv)
 python3 -c 'import sqlite3' 2>/dev/null || need+=(libsqlite3-0)
+# Card-reader tests put the reader emulators behind socat pseudo-terminal pairs.
+command -v socat >/dev/null || need+=(socat)
 
 if ((${#need[@]} == 0)); then
   exit 0
