@@ -83,6 +83,9 @@ class Expectation:
     """Whose game clock runs while the rules wait, or None for nobody's (setup steps, a card
     being checked). Engines whose games use clocks accept a `time_expired` action with a
     `side` field for the side whose time ran out."""
+    cards: tuple[int, ...] = ()
+    """The cards the rules expect to be shown now (a card presented, a card to check), so a
+    card reader's scan can be checked against them; empty when no card is expected."""
 
     def to_dict(self) -> JSON:
         return {
@@ -91,6 +94,7 @@ class Expectation:
             "places": list(self.places),
             "prompt": self.prompt,
             "timed": self.timed,
+            "cards": list(self.cards),
         }
 
 

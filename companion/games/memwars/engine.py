@@ -1107,6 +1107,7 @@ def expected(state: State) -> Expectation | None:
                 ("judge",),
                 place,
                 f"Check card {state.setup.card_at[pending.place]}: who was right?",
+                cards=(state.setup.card_at[pending.place],),
             )
         return Expectation(
             TABLE,
@@ -1114,6 +1115,7 @@ def expected(state: State) -> Expectation | None:
             place,
             f"Check {_name(state, pending.claimant)}'s claim on place "
             f"{pending.place} against its card.",
+            cards=(state.setup.card_at[pending.place],),
         )
     side = state.turn
     if state.setup.mode is Mode.STUDY:
@@ -1123,6 +1125,7 @@ def expected(state: State) -> Expectation | None:
             (state.setup.place_of[state.current_card],),
             f"Read card {state.current_card} and place its crystal.",
             timed=side,
+            cards=(state.current_card,),
         )
     if _presents(state):
         card_place = state.setup.place_of[state.current_card]
@@ -1136,6 +1139,7 @@ def expected(state: State) -> Expectation | None:
             places,
             f"{speaker} answers {shown}; was the answer right?",
             timed=side,
+            cards=(state.current_card,),
         )
     if state.current_card != NO_CARD:
         places = (state.setup.place_of[state.current_card],)
@@ -1148,6 +1152,7 @@ def expected(state: State) -> Expectation | None:
         places,
         f"{_speaker(state, side)} claims a place and states its facts.",
         timed=side,
+        cards=(state.current_card,) if state.current_card != NO_CARD else (),
     )
 
 
