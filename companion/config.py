@@ -6,6 +6,7 @@ names the file, the line where TOML gives one, and the key.
     config = load_config()           # from COMPANION_CONFIG or the user config directory
     config.store.path                # where games are kept
     config.pins.players              # BCM pin numbers of the clock's player buttons
+    config.reader.port               # the card reader's serial port
 """
 
 from __future__ import annotations
@@ -90,11 +91,24 @@ class ClockConfig:
 
 
 @dataclass(frozen=True)
+class ReaderConfig:
+    """The card reader: see docs/card-readers.md and hardware/card-readers.md."""
+
+    port: str = ""
+    """Its serial port (/dev/serial0, /dev/ttyUSB0, ...); empty means none is configured."""
+    protocol: str = "rdm6300"
+    """What talks on the port: rdm6300, pn532 or pico."""
+    silence_ms: int = 300
+    """A card not seen for this long has been taken away."""
+
+
+@dataclass(frozen=True)
 class Config:
     store: StoreConfig = field(default_factory=StoreConfig)
     game: GameConfig = field(default_factory=GameConfig)
     pins: PinsConfig = field(default_factory=PinsConfig)
     clock: ClockConfig = field(default_factory=ClockConfig)
+    reader: ReaderConfig = field(default_factory=ReaderConfig)
     source: str = "defaults"
     """Where this configuration came from: a path, or 'defaults' when no file exists."""
 
@@ -114,6 +128,7 @@ _SECTIONS: dict[str, type] = {
     "game": GameConfig,
     "pins": PinsConfig,
     "clock": ClockConfig,
+    "reader": ReaderConfig,
 }
 
 

@@ -1,7 +1,8 @@
-"""`companion deck validate|list|show`: check deck files and look inside them.
+"""`companion deck validate|list|show|enroll`: check deck files, look inside them, and
+read the RFID tags of their cards.
 
 `show --card` prints a card's facts: it is for the deck's owner, never for a screen at the
-table.
+table. `enroll` shows card numbers and names only (see docs/cards.md).
 """
 
 from __future__ import annotations
@@ -14,12 +15,15 @@ from companion.decks import (
     DeckError,
     bundled_decks,
     deck_path,
+    enroll,
     find_deck,
     load_deck,
     position,
     validate_deck_file,
 )
+from companion.decks.enroll import PROTOCOL_NAMES, Enrollment, parse_quadrants
 from companion.decks.model import QUADRANT_CORNERS
+from companion.decks.tagmap import load_tag_map, save_tag_map, tag_map_path
 from companion.errors import UserError
 
 
@@ -43,6 +47,67 @@ def register(commands: Any) -> None:
     show.add_argument("deck", metavar="DECK", help="a bundled deck id or a deck file")
     show.add_argument("--card", type=int, metavar="N", help="print card number N in full")
     show.set_defaults(run=_show)
+
+    enrolling = actions.add_parser(
+        "enroll",
+        help="read the RFID tag of every card with a card reader, into the deck's tag map",
+        description="Walks through the deck in card order: place each card on the reader "
+        "when asked, then take it off. Tags are saved after every card to the deck's tag map "
+        "(see docs/cards.md); Ctrl-C stops, and a later run resumes at the first card "
+        "without a tag.",
+    )
+    enrolling.add_argument("deck", metavar="DECK", help="a bundled deck id or a deck file")
+    enrolling.add_argument(
+        "--port", required=True, help="the reader's serial port, e.g. /dev/ttyUSB0"
+    )
+    enrolling.add_argument(
+        "--protocol", required=True, choices=PROTOCOL_NAMES, help="the reader's protocol"
+    )
+    enrolling.add_argument(
+        "--from",
+        dest="start",
+        type=int,
+        metavar="N",
+        help="start at card N and visit every later card, enrolled or not",
+    )
+    enrolling.add_argument(
+        "--quadrants",
+        type=parse_quadrants,
+        metavar="Q,Q",
+        help="only the cards in these quadrants (1-4 or NW,NE,SW,SE), e.g. 1,2",
+    )
+    enrolling.set_defaults(run=_enroll)
+
+
+def _enroll(args: argparse.Namespace) -> int:
+    deck = find_deck(args.deck)
+    path = tag_map_path(deck)
+    enrollment = Enrollment(deck, load_tag_map(deck), start=args.start, quadrants=args.quadrants)
+    if enrollment.done:
+        print(f"{deck.title}: every chosen card already has a tag (tag map: {path})")
+        print("use --from N to enroll again from card N")
+        return 0
+    with enroll.reader_events(args.port, args.protocol) as events:
+        first = enrollment.expected()
+        assert first is not None
+        print(
+            f"Enrolling {deck.title}: {enrollment.remaining} cards to scan, "
+            f"from card {first.number}; tags are saved to {path}"
+        )
+        print("Place each card on the reader when asked, then take it off. Ctrl-C stops.")
+        try:
+            enroll.run_enrollment(
+                enrollment,
+                events,
+                save=lambda tags: save_tag_map(deck, tags),
+                say=lambda line: print(line, flush=True),
+            )
+        except KeyboardInterrupt:
+            print()
+            print(f"stopped: {enroll.summary(enrollment)}")
+            return 130
+    print(f"done: {enroll.summary(enrollment)}")
+    return 0
 
 
 def summary(deck: Deck) -> str:
