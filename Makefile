@@ -22,8 +22,8 @@ run: $(STAMP)
 test: $(STAMP) lint typecheck pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check companion vision tests bench
-	$(BIN)/ruff format --check companion vision tests bench
+	$(BIN)/ruff check companion vision tests bench firmware
+	$(BIN)/ruff format --check companion vision tests bench firmware
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
