@@ -72,6 +72,12 @@ def register(commands: Any) -> None:
         help="buttons, LEDs and buzzer on the GPIO pins of the configuration",
     )
     parser.add_argument(
+        "--pico",
+        metavar="PORT",
+        help="the Pico reader-and-buttons board on this serial port: its buttons end moves "
+        "(the button after the players' pauses), its LEDs and buzzer follow the clock",
+    )
+    parser.add_argument(
         "--plain",
         action="store_true",
         help="print a line per event instead of the live big-digit screen",
@@ -139,7 +145,9 @@ def run(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as devices:
         if args.gpio:
             _attach_gpio(devices, runner, config, count, now, frames)
-        elif live:
+        if args.pico:
+            _attach_pico(devices, runner, config, args.pico, count, now, frames)
+        if not args.gpio and not args.pico and live:
             frames.append(TerminalBell(config.clock).update)
         reader = threading.Thread(target=_read, args=(keys, stop), daemon=True)
         reader.start()
@@ -225,6 +233,52 @@ def _attach_gpio(
             "no GPIO pins here: run on the Raspberry Pi, use --keys, or set "
             "GPIOZERO_PIN_FACTORY=mock to try it"
         ) from None
+
+
+def _attach_pico(
+    devices: contextlib.ExitStack,
+    runner: ClockRunner,
+    config: Config,
+    port: str,
+    count: int,
+    now: Callable[[], int],
+    frames: list[Callable[[ClockDisplay], object]],
+) -> None:
+    """The Pico board's buttons feed the clock; its LEDs and buzzer follow the display."""
+    from serial import SerialException
+
+    from companion.devices.buzzer import beeps_due
+    from companion.devices.cardreader.pico import PicoProtocol
+    from companion.devices.cardreader.pico_buttons import PicoButtons
+    from companion.devices.cardreader.reader import CardReader
+    from companion.devices.lights import light_states
+
+    protocol = PicoProtocol()
+    buttons = PicoButtons(count, pause=count, on_press=runner.handle, clock=protocol.clock)
+    # The reader's clock is the command's: the board's presses land on the clock's timeline.
+    reader = CardReader(
+        port, protocol, on_event=lambda event: None, on_observation=buttons.observe, clock_ns=now
+    )
+    try:
+        reader.start()
+    except (SerialException, OSError) as err:
+        raise UserError(f"cannot open the Pico board on {port}: {err}") from None
+    devices.callback(reader.close)
+    shown_leds: list[str] = []
+    previous: list[ClockDisplay] = []
+
+    def follow(display: ClockDisplay) -> None:
+        leds = list(light_states(display, count))
+        for index, state in enumerate(leds):
+            if index >= len(shown_leds) or shown_leds[index] != state:
+                protocol.set_led(index, state)
+        shown_leds[:] = leds
+        for beep in beeps_due(previous[0] if previous else None, display, config.clock):
+            protocol.beep(round(beep.duration_s * 1000))
+            break  # one at a time, the most important first, as on the GPIO buzzer
+        previous[:] = [display]
+
+    frames.append(follow)
 
 
 def _run_plain(

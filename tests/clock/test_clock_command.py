@@ -121,3 +121,41 @@ def test_every_tick_feeds_the_buzzer_as_time_passes() -> None:
     kinds = [b.kind for b in beeps if b is not None]
     assert kinds == ["warning", "countdown", "countdown", "countdown", "countdown", "countdown"]
     assert bell_out.getvalue() == "\a" * 6
+
+
+def test_the_pico_board_drives_the_clock(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import os
+    import threading
+    import time
+
+    from companion.devices.cardreader import picowire as wire
+    from companion.devices.cardreader.pico_emulator import PicoEmulator
+    from companion.devices.cardreader.ptypair import PtyPair
+
+    read_end, write_end = os.pipe()
+    monkeypatch.setattr(sys, "stdin", os.fdopen(read_end, "r"))
+    with PtyPair() as ptys, PicoEmulator(ptys.device_path) as board:
+        result: list[int] = []
+        runner = threading.Thread(
+            target=lambda: result.append(
+                main(["clock", "300", "--pico", ptys.host_path, "--plain", "--names", "Ada,Bo"])
+            )
+        )
+        runner.start()
+        deadline = time.monotonic() + 5
+        while board.leds[0][0] == wire.LED_OFF and time.monotonic() < deadline:
+            if not board.received:
+                time.sleep(0.05)
+                continue
+            board.press(1)  # Bo's button: Ada's time starts and her LED lights
+            board.release(1)
+            time.sleep(0.3)
+        os.write(write_end, b"q\n")
+        os.close(write_end)
+        runner.join(10)
+    assert result == [0]
+    out = capsys.readouterr().out
+    assert "Ada's time starts" in out
+    assert board.leds[0][0] == wire.LED_ON
