@@ -31,7 +31,7 @@ import os
 import re
 import secrets
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -262,3 +262,26 @@ def _toml_string(text: str) -> str:
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
+
+
+class TagDirectory:
+    """Which card of which deck a tag is, over every deck the companion knows: the game's
+    own deck first, then the bundled ones, so that a card of another deck is named as such
+    rather than called unknown.
+
+        directory = TagDirectory([game_deck, *other_decks])
+        directory.lookup("04A224B2C12A81")      # ("mythologies-of-earth", 17) or None
+    """
+
+    def __init__(self, decks: Sequence[Deck]) -> None:
+        self._tags: dict[str, tuple[str, int]] = {}
+        for deck in decks:
+            for tag, number in tags_for(deck).items():
+                # The first deck listed wins a tag enrolled in two decks: the game's own.
+                self._tags.setdefault(tag, (deck.id, number))
+
+    def lookup(self, tag: str) -> tuple[str, int] | None:
+        return self._tags.get(normalise_tag(tag))
+
+    def __len__(self) -> int:
+        return len(self._tags)
