@@ -17,7 +17,7 @@ system-deps:
 	bash scripts/install-system-deps.sh
 
 run: $(STAMP)
-	$(BIN)/companion simulate --delay 0.02
+	$(BIN)/companion run --simulate --delay 0.02
 
 test: $(STAMP) lint typecheck pytest
 

@@ -170,3 +170,20 @@ def test_a_real_process_exits_2_without_a_traceback(tmp_path: Path) -> None:
         [sys.executable, "-m", "companion", "replay"], capture_output=True, text=True, check=False
     )
     assert done.returncode == 2 and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("reader", ["rdm6300", "pn532", "pico"])
+def test_simulate_scans_cards_on_an_emulated_reader(
+    reader: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["simulate", "--no-store", "--reader", reader]) == 0
+    out = capsys.readouterr().out
+    assert f"{reader} reader: card" in out and ": the card expected" in out
+    assert "is not the card the rules expect now" in out
+    assert f"Card reader ({reader}, emulated):" in out and "Winner:" in out
+
+
+def test_run_is_the_simulated_main_job(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "--simulate"]) == 0
+    out = capsys.readouterr().out
+    assert "rdm6300 reader:" in out and "Stored as game" in out

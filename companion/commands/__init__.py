@@ -13,6 +13,7 @@ from companion.commands import (
     reader_cmd,
     replay_cmd,
     rules_cmd,
+    run_cmd,
     simulate_cmd,
 )
 
@@ -25,5 +26,6 @@ COMMAND_MODULES: list[ModuleType] = [
     reader_cmd,
     replay_cmd,
     rules_cmd,
+    run_cmd,
     simulate_cmd,
 ]

@@ -4,6 +4,7 @@ narrated in the terminal. It is what `make run` starts until the touchscreen app
 from __future__ import annotations
 
 import argparse
+import random
 import tempfile
 import time
 from pathlib import Path
@@ -53,6 +54,12 @@ def register(commands: Any) -> None:
         help="keep the game in a throw-away store instead of the user's",
     )
     parser.add_argument("--quiet", action="store_true", help="print only the final scores")
+    parser.add_argument(
+        "--reader",
+        choices=("rdm6300", "pn532", "pico"),
+        help="scan every card the rules ask for on an emulated reader of this kind, behind a "
+        "pseudo-terminal, through the real reader and the session's card check",
+    )
     parser.set_defaults(run=run)
 
 
@@ -105,15 +112,23 @@ def run(args: argparse.Namespace) -> int:
                 raise UserError(f"cannot set up the game: {err}") from None
             recalls = args.recall[: len(setup["sides"])]
             table = SimulatedTable(referee.state.setup, recalls, args.seed)
+            scanner = _Scanner(args.reader, referee, deck.id, args.seed) if args.reader else None
             if not args.quiet:
                 console.rule(f"{deck.title}: a simulated {args.mode} game")
             while (expectation := referee.expected()) is not None:
+                if scanner is not None and expectation.cards:
+                    for line in scanner.scan(expectation.cards):
+                        if not args.quiet:
+                            console.print(f"  [dim]{line}[/dim]")
                 action = table.next_action(referee.state, expectation)
                 events = referee.submit(action)
                 if not args.quiet:
                     _print_events(console, events, referee)
                 if args.delay:
                     time.sleep(args.delay)
+            if scanner is not None:
+                console.print(scanner.report())
+                scanner.close()
             print_summary(console, referee.engine.summary(referee.state))
             if args.record:
                 with open(args.record, "w", encoding="utf-8") as out:
@@ -125,6 +140,47 @@ def run(args: argparse.Namespace) -> int:
                     f"(`companion games show {referee.game_id}`)."
                 )
     return 0
+
+
+class _Scanner:
+    """Lays each card the rules ask for on an emulated reader; now and then the wrong card
+    first, as a hurried presenter would, to show that it is reported and not taken."""
+
+    def __init__(self, protocol: str, referee: Referee, deck_id: str, seed: int) -> None:
+        from companion.devices.cardreader.simulated import SimulatedReader
+        from companion.observations import ScanDesk
+
+        self.reader = SimulatedReader(protocol, (c.number for c in referee.state.setup.cards))
+        self.desk = ScanDesk(referee, deck_id, self.reader.lookup(deck_id))
+        self.rng = random.Random(f"scanner:{seed}")
+        self.scans = 0
+        self.refused = 0
+
+    def scan(self, cards: tuple[int, ...]) -> list[str]:
+        lines = []
+        others = [c for c in self.reader.tags if c not in cards]
+        wanted = [cards[0]]
+        if others and self.rng.random() < 0.15:
+            wanted.insert(0, self.rng.choice(others))
+        for card in wanted:
+            event = self.reader.scan(card)
+            if event is None:
+                lines.append(f"reader: card {card} was not seen")
+                continue
+            verdict = self.desk.scanned(event)
+            self.scans += 1
+            self.refused += not verdict.accepted
+            lines.append(f"{self.reader.protocol} reader: {verdict.message}")
+        return lines
+
+    def report(self) -> str:
+        return (
+            f"Card reader ({self.reader.protocol}, emulated): {self.scans} scans, "
+            f"{self.refused} refused as not the card expected."
+        )
+
+    def close(self) -> None:
+        self.reader.close()
 
 
 def _print_events(console: Console, events: tuple[Any, ...], referee: Referee) -> None:
