@@ -147,10 +147,17 @@ class _Scanner:
     first, as a hurried presenter would, to show that it is reported and not taken."""
 
     def __init__(self, protocol: str, referee: Referee, deck_id: str, seed: int) -> None:
+        from companion.devices.cardreader.ptypair import PtyPairError
         from companion.devices.cardreader.simulated import SimulatedReader
         from companion.observations import ScanDesk
 
-        self.reader = SimulatedReader(protocol, (c.number for c in referee.state.setup.cards))
+        try:
+            self.reader = SimulatedReader(protocol, (c.number for c in referee.state.setup.cards))
+        except PtyPairError as err:
+            raise UserError(
+                f"the emulated card reader needs socat ({err}); `make run` "
+                "installs it, or: sudo apt-get install socat"
+            ) from None
         self.desk = ScanDesk(referee, deck_id, self.reader.lookup(deck_id))
         self.rng = random.Random(f"scanner:{seed}")
         self.scans = 0
