@@ -7,6 +7,10 @@ python3 -c 'import venv, ensurepip' 2>/dev/null || need+=(python3-venv)
 python3 -c 'import sqlite3' 2>/dev/null || need+=(libsqlite3-0)
 # Card-reader tests put the reader emulators behind socat pseudo-terminal pairs.
 command -v socat >/dev/null || need+=(socat)
+# Streaming: tests start real mosquitto brokers and drive the display page in Chromium.
+{ command -v mosquitto || [ -x /usr/sbin/mosquitto ]; } >/dev/null || need+=(mosquitto)
+command -v mosquitto_sub >/dev/null || need+=(mosquitto-clients)
+command -v chromium >/dev/null || need+=(chromium)
 
 if ((${#need[@]} == 0)); then
   exit 0

@@ -1,0 +1,1 @@
+"""Streaming a game over MQTT: topics and payloads, the publisher, brokers."""
