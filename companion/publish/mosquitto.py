@@ -11,6 +11,7 @@ module only starts throw-away ones, each in its own temporary directory.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -233,10 +234,8 @@ class Mosquitto(Closing):
         log = self.dir / "mosquitto.log"
         text = log.read_text(errors="replace") if log.exists() else ""
         if self._process is not None and self._process.stderr is not None:
-            try:
+            with contextlib.suppress(OSError, ValueError):
                 text += self._process.stderr.read().decode(errors="replace")
-            except (OSError, ValueError):
-                pass
         return " | ".join(text.strip().splitlines()[-5:])
 
 
