@@ -35,6 +35,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/clock.py
 	$(BIN)/python bench/reader.py
+	$(BIN)/python bench/stream.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -7,6 +7,7 @@ names the file, the line where TOML gives one, and the key.
     config.store.path                # where games are kept
     config.pins.players              # BCM pin numbers of the clock's player buttons
     config.reader.port               # the card reader's serial port
+    config.broker.url                # the MQTT broker the game is streamed to
 """
 
 from __future__ import annotations
@@ -103,12 +104,36 @@ class ReaderConfig:
 
 
 @dataclass(frozen=True)
+class BrokerConfig:
+    """The MQTT broker the game is streamed to: see docs/mqtt.md."""
+
+    url: str = ""
+    """mqtt://host:1883, mqtts://host:8883, ws://host:9001 or wss://...; empty means the
+    companion's embedded broker."""
+    prefix: str = "tabletop"
+    """The first level of every topic: <prefix>/<board_id>/state, ..."""
+    username: str = ""
+    """The user name to connect as; empty means none."""
+    password: str = ""
+    ca_file: str = ""
+    """A CA certificate file to trust the broker by (mqtts:// and wss:// only); empty means
+    the system's CAs."""
+    cert_file: str = ""
+    """A client certificate, for brokers that ask for one; empty means none."""
+    key_file: str = ""
+    """The client certificate's private key, when it is not in `cert_file`."""
+    home_assistant: bool = False
+    """Also publish Home Assistant MQTT discovery configs (scores, turn, clocks)."""
+
+
+@dataclass(frozen=True)
 class Config:
     store: StoreConfig = field(default_factory=StoreConfig)
     game: GameConfig = field(default_factory=GameConfig)
     pins: PinsConfig = field(default_factory=PinsConfig)
     clock: ClockConfig = field(default_factory=ClockConfig)
     reader: ReaderConfig = field(default_factory=ReaderConfig)
+    broker: BrokerConfig = field(default_factory=BrokerConfig)
     source: str = "defaults"
     """Where this configuration came from: a path, or 'defaults' when no file exists."""
 
@@ -129,6 +154,7 @@ _SECTIONS: dict[str, type] = {
     "pins": PinsConfig,
     "clock": ClockConfig,
     "reader": ReaderConfig,
+    "broker": BrokerConfig,
 }
 
 

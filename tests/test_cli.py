@@ -187,3 +187,10 @@ def test_run_is_the_simulated_main_job(capsys: pytest.CaptureFixture[str]) -> No
     assert main(["run", "--simulate"]) == 0
     out = capsys.readouterr().out
     assert "rdm6300 reader:" in out and "Stored as game" in out
+
+
+def test_config_show_hides_passwords(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "config.toml").write_text("[broker]\nurl = 'mqtt://h:1883'\npassword = 's3cret'\n")
+    assert main(["config", "show"]) == 0
+    out = capsys.readouterr().out
+    assert "s3cret" not in out and "********" in out

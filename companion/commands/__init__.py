@@ -5,9 +5,11 @@ from __future__ import annotations
 from types import ModuleType
 
 from companion.commands import (
+    broker_cmd,
     clock_cmd,
     config_cmd,
     deck_cmd,
+    display_cmd,
     games_cmd,
     print_cmd,
     reader_cmd,
@@ -18,9 +20,11 @@ from companion.commands import (
 )
 
 COMMAND_MODULES: list[ModuleType] = [
+    broker_cmd,
     clock_cmd,
     config_cmd,
     deck_cmd,
+    display_cmd,
     games_cmd,
     print_cmd,
     reader_cmd,

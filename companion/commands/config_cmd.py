@@ -33,5 +33,10 @@ def _path(args: argparse.Namespace) -> int:
 
 def _show(args: argparse.Namespace) -> int:
     config = load_config(_config_path(args))
-    print(json.dumps({"source": config.source, **config.to_dict()}, indent=2))
+    shown = config.to_dict()
+    for section in shown.values():
+        # Secrets stay in the file: showing the configuration must not print them.
+        if isinstance(section, dict) and section.get("password"):
+            section["password"] = "********"
+    print(json.dumps({"source": config.source, **shown}, indent=2))
     return 0

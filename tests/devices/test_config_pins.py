@@ -68,7 +68,7 @@ def test_bad_values_name_the_key(raw: dict[str, object], message: str) -> None:
 
 
 def test_unknown_sections_list_the_new_ones() -> None:
-    with pytest.raises(UserError, match=r"known: clock, game, pins, reader, store"):
+    with pytest.raises(UserError, match=r"known: broker, clock, game, pins, reader, store"):
         parse_config({"camera": {}}, "config.toml")
 
 

@@ -58,7 +58,9 @@ def crystal_points(setup: Setup, number: int, place: Place) -> int:
 def place_score(setup: Setup, number: int, place: Place) -> int:
     """What a held place is worth to its holder, counters included (MW-PS3)."""
     points = crystal_points(setup, number, place)
-    values = [c.value for c in place.counters]
+    # Only counters the holder has taken (turned face up) count: while a claim can still be
+    # challenged its counters are face down, and a score must not give their values away.
+    values = [c.value for c in place.counters if c.face_up]
     if not values or setup.topology is Topology.FLAT:
         return points
     if setup.counter_scoring is CounterScoring.MULTIPLY:

@@ -1,0 +1,93 @@
+"""`companion broker`: the embedded MQTT broker on its own, until Ctrl-C.
+
+For a table whose companion runs elsewhere, or to watch a stream without a companion running:
+`companion run` starts the same broker by itself when none is configured. docs/brokers.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import threading
+from types import FrameType
+from typing import Any
+
+# The same as companion/publish/broker.py's (a test says so), which is imported only to run.
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 1883
+DEFAULT_WS_PORT = 9001
+
+
+def register(commands: Any) -> None:
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "broker",
+        help="run the embedded MQTT broker (TCP and WebSockets) until Ctrl-C",
+        description="Run the embedded MQTT broker until Ctrl-C. It binds loopback unless "
+        "--host says otherwise (0.0.0.0: every interface, so other machines can watch).",
+    )
+    parser.add_argument(
+        "--host", default=DEFAULT_HOST, help="address to listen on (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--port", type=_port, default=DEFAULT_PORT, help="MQTT port (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--ws-port",
+        type=_port,
+        default=DEFAULT_WS_PORT,
+        help="MQTT over WebSockets port, for the display page (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--no-websockets", action="store_true", help="no MQTT over WebSockets listener"
+    )
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help="log connections and errors to stderr"
+    )
+    parser.set_defaults(run=run)
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"not a port number (0-65535): {port}")
+    return port
+
+
+def run(args: argparse.Namespace) -> int:
+    # Imported here: amqtt is loaded only by the commands that run a broker.
+    from companion.publish.broker import BrokerError, EmbeddedBroker
+
+    if args.verbose:
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+        for name in ("amqtt", "websockets.server"):
+            logging.getLogger(name).setLevel(logging.INFO)
+    ws_port = None if args.no_websockets else args.ws_port
+    stopping = threading.Event()
+    previous = signal.signal(signal.SIGTERM, _stop_on(stopping))
+    try:
+        with EmbeddedBroker(host=args.host, port=args.port, ws_port=ws_port) as broker:
+            print(f"MQTT                  {broker.url}")
+            if ws_port is not None:
+                print(f"MQTT over WebSockets  {broker.ws_url}")
+            if args.host in ("0.0.0.0", "::", ""):
+                print("listening on every interface of this machine")
+            print("Ctrl-C stops the broker.", flush=True)
+            while not stopping.wait(0.5):
+                if not broker.running:
+                    raise BrokerError("the embedded MQTT broker stopped by itself")
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    return 0
+
+
+def _stop_on(stopping: threading.Event) -> Any:
+    def handler(signum: int, frame: FrameType | None) -> None:
+        stopping.set()
+
+    return handler

@@ -1,0 +1,359 @@
+"""The embedded MQTT broker: streaming works with nothing else installed.
+
+    with EmbeddedBroker() as broker:          # 127.0.0.1:1883, websockets on 127.0.0.1:9001
+        broker.url                            # mqtt://127.0.0.1:1883
+        broker.ws_url                         # ws://127.0.0.1:9001 (the display page's address)
+
+    broker = EmbeddedBroker(port=0, ws_port=0)   # 0: any free port; broker.port says which
+    broker.start()
+    ...
+    broker.stop()
+
+It is amqtt (pure Python, MQTT 3.1.1) running in a background thread with its own asyncio
+loop, bound to loopback unless told otherwise, with anonymous access and nothing kept on disk:
+retained messages live as long as the broker. A production table runs mosquitto instead
+(docs/brokers.md says why and when; docs/mqtt.md has its configuration).
+
+amqtt 0.12.1 has two bugs that matter here, both fixed below (`_broker_class`) and tested in
+tests/broker:
+
+- it sends a newly connected client the retained messages that match *any* client's
+  subscriptions, before it has subscribed to anything: a display of table 1 would get table
+  2's state. A client now gets only the retained messages of subscriptions it holds itself.
+- it never drops a client that has gone silent past its keep-alive (a board whose power or
+  network was cut), so that client's Last Will is never sent. Such a client is now dropped
+  after 1.5 keep-alive periods, as MQTT says, and its will goes out.
+
+Errors a user can cause (a port in use, an address not on this machine) are `BrokerError`,
+a UserError: one line, no traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import errno
+import functools
+import logging
+import math
+import socket
+import threading
+from typing import Any, Self
+
+from companion.devices.closing import Closing
+from companion.errors import UserError
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 1883
+DEFAULT_WS_PORT = 9001
+START_TIMEOUT_S = 10.0
+STOP_TIMEOUT_S = 10.0
+KEEPALIVE_GRACE = 1.5
+
+_TCP_LISTENER = "default"  # amqtt requires a listener of this name
+_WS_LISTENER = "ws"
+_WILDCARD_HOSTS = {"", "0.0.0.0", "::"}
+
+log = logging.getLogger(__name__)
+
+
+class BrokerError(UserError):
+    """The embedded broker cannot start: a port in use, an address not on this machine, ..."""
+
+
+class EmbeddedBroker(Closing):
+    """An MQTT broker inside this process: TCP on `port`, MQTT over WebSockets on `ws_port`.
+
+    `ws_port=None` leaves the websockets listener out; a port of 0 takes any free port (the
+    `port` and `ws_port` attributes hold the real ones once started).
+    """
+
+    def __init__(
+        self,
+        host: str = DEFAULT_HOST,
+        port: int = DEFAULT_PORT,
+        ws_port: int | None = DEFAULT_WS_PORT,
+    ) -> None:
+        self.host = host
+        self.port = port
+        self.ws_port = ws_port
+        self._asked = (port, ws_port)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._broker: Any = None  # amqtt's Broker, once started
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Listens on the ports, or raises BrokerError; returns once clients can connect."""
+        if self.running:
+            return
+        self.port, self.ws_port = self._asked
+        for port, what in self._listeners():
+            _check_free(self.host, port, what)
+        _quiet_amqtt_logs()
+        ready: concurrent.futures.Future[None] = concurrent.futures.Future()
+        self._thread = threading.Thread(
+            target=self._serve, args=(ready,), name="embedded-mqtt-broker", daemon=True
+        )
+        self._thread.start()
+        try:
+            ready.result(timeout=START_TIMEOUT_S)
+        except concurrent.futures.TimeoutError:
+            self.stop()
+            raise BrokerError(
+                f"the embedded MQTT broker did not start within {START_TIMEOUT_S:g} s"
+            ) from None
+        except BrokerError:
+            self._thread.join(STOP_TIMEOUT_S)
+            self._thread = None
+            raise
+
+    def stop(self) -> None:
+        """Disconnects every client and closes the listeners; start() starts afresh."""
+        loop, thread, broker = self._loop, self._thread, self._broker
+        self._broker = None
+        if loop is not None and broker is not None and loop.is_running():
+            shutdown = asyncio.run_coroutine_threadsafe(broker.shutdown(), loop)
+            try:
+                shutdown.result(timeout=STOP_TIMEOUT_S)
+            except Exception as err:  # a broker that fails to stop is still stopped below
+                log.debug("embedded broker shutdown: %r", err)
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop had already closed
+                loop.call_soon_threadsafe(loop.stop)
+        if thread is not None:
+            thread.join(STOP_TIMEOUT_S)
+        self._thread = None
+        self._loop = None
+
+    def close(self) -> None:
+        self.stop()
+
+    def __enter__(self) -> Self:
+        self.start()
+        return self
+
+    @property
+    def running(self) -> bool:
+        return self._broker is not None and self._thread is not None and self._thread.is_alive()
+
+    # -- addresses -------------------------------------------------------------------------
+
+    @property
+    def connect_host(self) -> str:
+        """Where a client on this machine connects: loopback when bound to every interface."""
+        if self.host in _WILDCARD_HOSTS:
+            return "::1" if self.host == "::" else "127.0.0.1"
+        return self.host
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://{_url_host(self.connect_host)}:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        if self.ws_port is None:
+            raise BrokerError("this broker has no websockets listener")
+        return f"ws://{_url_host(self.connect_host)}:{self.ws_port}"
+
+    def bound_addresses(self) -> list[tuple[str, int]]:
+        """(address, port) of every listening socket, while running."""
+        broker = self._broker
+        if broker is None:
+            return []
+        return [
+            (str(name[0]), int(name[1]))
+            for server in list(broker._servers.values())
+            for name in (sock.getsockname() for sock in server.instance.sockets)
+        ]
+
+    # -- the broker's thread ---------------------------------------------------------------
+
+    def _listeners(self) -> list[tuple[int, str]]:
+        listeners = [(self.port, "MQTT")]
+        if self.ws_port is not None:
+            listeners.append((self.ws_port, "MQTT over WebSockets"))
+        return listeners
+
+    def _config(self) -> dict[str, Any]:
+        bind_host = f"[{self.host}]" if ":" in self.host else self.host
+        listeners: dict[str, Any] = {
+            _TCP_LISTENER: {"type": "tcp", "bind": f"{bind_host}:{self.port}"},
+        }
+        if self.ws_port is not None:
+            listeners[_WS_LISTENER] = {"type": "ws", "bind": f"{bind_host}:{self.ws_port}"}
+        return {
+            "listeners": listeners,
+            # Only anonymous access: no $SYS topics, no packet or event logging plugins.
+            "plugins": {
+                "amqtt.plugins.authentication.AnonymousAuthPlugin": {"allow_anonymous": True}
+            },
+        }
+
+    def _serve(self, ready: concurrent.futures.Future[None]) -> None:
+        loop = asyncio.new_event_loop()
+        loop.set_exception_handler(_log_loop_error)
+        asyncio.set_event_loop(loop)
+        self._loop = loop
+        try:
+            try:
+                self._broker = loop.run_until_complete(self._start_broker())
+            except BaseException as err:
+                ready.set_exception(self._start_error(err))
+                return
+            ready.set_result(None)
+            loop.run_forever()
+        finally:
+            _cancel_leftovers(loop)
+            loop.close()
+
+    async def _start_broker(self) -> Any:
+        broker = _broker_class()(self._config())
+        try:
+            await broker.start()
+        except BaseException:
+            for server in broker._servers.values():  # the listeners that did open
+                await server.close_instance()
+            raise
+        servers = broker._servers
+        self.port = _bound_port(servers[_TCP_LISTENER].instance)
+        if self.ws_port is not None:
+            self.ws_port = _bound_port(servers[_WS_LISTENER].instance)
+        return broker
+
+    def _start_error(self, err: BaseException) -> BrokerError:
+        """amqtt wraps a failed bind in its own BrokerError: one clear line instead."""
+        if isinstance(err, BrokerError):
+            return err
+        cause: BaseException | None = err
+        while cause is not None and not isinstance(cause, OSError):
+            cause = cause.__cause__
+        if isinstance(cause, OSError):
+            # Taken between the check in start() and the bind: the check now says which.
+            try:
+                for port, what in zip(self._asked, ("MQTT", "MQTT over WebSockets"), strict=True):
+                    if port is not None:
+                        _check_free(self.host, port, what)
+            except BrokerError as taken:
+                return taken
+            return BrokerError(f"the embedded MQTT broker cannot listen: {cause}")
+        return BrokerError(f"the embedded MQTT broker did not start: {err}")
+
+
+@functools.cache
+def _broker_class() -> type[Any]:
+    """amqtt's Broker, less two bugs (see the module's docstring); amqtt is imported here, on
+    first use, so that importing this module costs nothing."""
+    from amqtt.broker import Broker
+    from amqtt.mqtt.protocol.broker_handler import BrokerProtocolHandler
+
+    patched = (
+        (Broker, "_publish_retained_messages_for_subscription"),
+        (Broker, "_initialize_client_session"),
+        (Broker, "_handle_client_session"),
+        (BrokerProtocolHandler, "handle_read_timeout"),
+    )
+    if not all(name in vars(cls) for cls, name in patched):
+        raise BrokerError(
+            "this amqtt is not the one companion/publish/broker.py patches (pyproject.toml pins it)"
+        )
+    # A client silent for its keep-alive period: amqtt logs it and keeps waiting.
+    BrokerProtocolHandler.handle_read_timeout = _drop_silent_client
+
+    class _FixedBroker(Broker):  # type: ignore[misc]
+        async def _publish_retained_messages_for_subscription(
+            self, subscription: tuple[str, int], session: Any
+        ) -> None:
+            """Called on SUBSCRIBE for the new subscription, and on CONNECT for every
+            subscription of every client: only a filter the session holds itself gets
+            retained messages (MQTT 3.1.1, 3.3.1.3)."""
+            holders = self._subscriptions.get(subscription[0], ())
+            if any(holder.client_id == session.client_id for holder, _qos in holders):
+                await super()._publish_retained_messages_for_subscription(subscription, session)
+
+        async def _initialize_client_session(self, *args: Any) -> tuple[Any, Any]:
+            """A client is dropped after 1.5 times its keep-alive without a packet (MQTT
+            3.1.1, 3.1.2.10), not 1.0: a ping that comes a little late is not a dead client."""
+            handler, session = await super()._initialize_client_session(*args)
+            if session.keep_alive > 0:
+                session.keep_alive = math.ceil(session.keep_alive * KEEPALIVE_GRACE)
+            return handler, session
+
+    return _FixedBroker
+
+
+def _drop_silent_client(handler: Any) -> None:
+    """Replaces amqtt's do-nothing BrokerProtocolHandler.handle_read_timeout: the connection
+    is aborted, the reader sees it end, and the broker sends the client's Last Will."""
+    writer = handler.writer
+    stream = getattr(writer, "_writer", None) or getattr(writer, "_protocol", None)
+    transport = getattr(stream, "transport", None)
+    if transport is not None:
+        log.debug("dropping %s: silent for 1.5 keep-alive periods", handler.session.client_id)
+        transport.abort()
+
+
+def _check_free(host: str, port: int, what: str) -> None:
+    """Binds where the broker will, as asyncio does (SO_REUSEADDR), so a taken port is one line."""
+    if port == 0:
+        return
+    try:
+        infos = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
+    except socket.gaierror as err:
+        raise BrokerError(f"cannot listen on {host!r}: {err.strerror}") from None
+    for family, kind, proto, _name, address in infos:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(address)
+            except OSError as err:
+                raise _bind_error(host, port, what, err) from None
+
+
+def _bind_error(host: str, port: int, what: str, err: OSError) -> BrokerError:
+    where = f"{_url_host(host or '0.0.0.0')}:{port}"
+    if err.errno == errno.EADDRINUSE:
+        return BrokerError(
+            f"cannot listen on {where} ({what}): the port is already in use"
+            " (another MQTT broker? choose another port, or use that broker)"
+        )
+    if err.errno == errno.EACCES:
+        return BrokerError(f"cannot listen on {where} ({what}): permission denied")
+    if err.errno == errno.EADDRNOTAVAIL:
+        return BrokerError(f"cannot listen on {where} ({what}): no such address on this machine")
+    return BrokerError(f"cannot listen on {where} ({what}): {err.strerror or err}")
+
+
+def _bound_port(server: Any) -> int:
+    return int(server.sockets[0].getsockname()[1])
+
+
+def _url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
+def _quiet_amqtt_logs() -> None:
+    """amqtt logs a client that connects without speaking MQTT (a port probe) as an error, and
+    a failed start with a traceback; websockets logs a probe of the WebSockets port with a
+    traceback. Unless someone set these loggers' levels, only critical messages get through."""
+    for name in ("amqtt", "transitions", "websockets.server"):
+        logger = logging.getLogger(name)
+        if logger.level == logging.NOTSET:
+            logger.setLevel(logging.CRITICAL)
+
+
+def _log_loop_error(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    log.debug("embedded broker loop: %s", context.get("message"), exc_info=context.get("exception"))
+
+
+def _cancel_leftovers(loop: asyncio.AbstractEventLoop) -> None:
+    tasks = asyncio.all_tasks(loop)
+    for task in tasks:
+        task.cancel()
+    if tasks:
+        loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
+    loop.run_until_complete(loop.shutdown_asyncgens())

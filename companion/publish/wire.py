@@ -1,0 +1,291 @@
+"""The wire format of the live stream: every topic name and every payload shape, in one place.
+
+    topics = Topics("tabletop", "table-1")
+    topics.state                                  # 'tabletop/table-1/state'
+    message = topics.message("state", state_payload(...))
+    message.qos, message.retain                   # 1, True
+    validate("state", json.loads(message.payload))
+
+Five topics per board, under `<prefix>/<board_id>/`:
+
+| topic    | QoS | retained | payload                                        |
+|----------|-----|----------|------------------------------------------------|
+| `state`  | 1   | yes      | the spectator's picture of the game (JSON)     |
+| `event`  | 1   | no       | one event of a committed action (JSON)         |
+| `clock`  | 0   | no       | a reading of the game clock (JSON)             |
+| `alert`  | 1   | no       | something for the table to notice (JSON)       |
+| `status` | 1   | yes      | `online` / `offline`, plain text; the Last Will |
+
+Every JSON payload has `"schema": SCHEMA_VERSION`, the `board` id and `t`, the game's time in
+seconds. Their JSON Schemas (draft 2020-12) are in `schemas/<kind>.schema.json`; docs/mqtt.md
+has examples. What may go in them is the spectator's view and public events only: see
+docs/mqtt.md, "Hidden information". Home Assistant's discovery configs are Home Assistant's
+own format; `discovery_topic` names them and companion/publish/homeassistant.py builds them.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Final, Literal
+
+from jsonschema import Draft202012Validator
+
+from companion.clock.display import ClockDisplay
+from companion.errors import UserError
+
+SCHEMA_VERSION: Final = 1
+DEFAULT_PREFIX: Final = "tabletop"
+DISCOVERY_PREFIX: Final = "homeassistant"
+
+ONLINE: Final = "online"
+OFFLINE: Final = "offline"
+
+Kind = Literal["state", "event", "clock", "alert", "status", "discovery"]
+JSON_KINDS: Final = ("state", "event", "clock", "alert")
+"""The kinds whose payload is JSON with a schema file; `status` is plain text."""
+
+Level = Literal["info", "warning", "error"]
+LEVELS: Final = ("info", "warning", "error")
+
+QOS: Final[Mapping[Kind, int]] = {
+    "state": 1,
+    "event": 1,
+    "clock": 0,
+    "alert": 1,
+    "status": 1,
+    "discovery": 1,
+}
+RETAIN: Final[Mapping[Kind, bool]] = {
+    "state": True,
+    "event": False,
+    "clock": False,
+    "alert": False,
+    "status": True,
+    "discovery": True,
+}
+
+# Alerts for cards scanned at the table. A verdict's own message names the card, and which
+# card was scanned can give away a place that is still hidden (MemWars' house rule
+# basic.mustLocatePlace), so the stream says only what kind of mistake it was.
+SCAN_NOT_EXPECTED: Final = "a card that is not the one expected was scanned"
+SCAN_NOT_NOW: Final = "a card was scanned while no card is expected"
+SCAN_OTHER_DECK: Final = "a card of another deck was scanned"
+SCAN_UNKNOWN: Final = "an unknown card was scanned"
+
+_LEVEL_RE = re.compile(r"^[^/+#\x00]+$")
+
+
+class WireError(UserError):
+    """A prefix or board id that cannot be a topic level, or a malformed payload."""
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One MQTT message, ready for the publisher."""
+
+    kind: Kind
+    topic: str
+    payload: bytes
+    qos: int
+    retain: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Topics:
+    """The topics of one board. `prefix` may have several levels (`clubs/paris`)."""
+
+    prefix: str
+    board: str
+
+    def __post_init__(self) -> None:
+        check_board_id(self.board)
+        check_prefix(self.prefix)
+
+    @property
+    def base(self) -> str:
+        return f"{self.prefix}/{self.board}"
+
+    @property
+    def state(self) -> str:
+        return f"{self.base}/state"
+
+    @property
+    def event(self) -> str:
+        return f"{self.base}/event"
+
+    @property
+    def clock(self) -> str:
+        return f"{self.base}/clock"
+
+    @property
+    def alert(self) -> str:
+        return f"{self.base}/alert"
+
+    @property
+    def status(self) -> str:
+        return f"{self.base}/status"
+
+    @property
+    def everything(self) -> str:
+        """The subscription that hears this board: `<prefix>/<board>/#`."""
+        return f"{self.base}/#"
+
+    def topic(self, kind: Literal["state", "event", "clock", "alert", "status"]) -> str:
+        return f"{self.base}/{kind}"
+
+    def message(
+        self,
+        kind: Literal["state", "event", "clock", "alert", "status"],
+        payload: Mapping[str, Any] | str,
+    ) -> Message:
+        """The message for `payload` on this board's `kind` topic, with its QoS and retain."""
+        if kind == "status":
+            if payload not in (ONLINE, OFFLINE):
+                raise WireError(f"a status is {ONLINE!r} or {OFFLINE!r}, not {payload!r}")
+            data = str(payload).encode()
+        else:
+            if isinstance(payload, str):
+                raise WireError(f"a {kind} payload is a JSON object")
+            data = encode(payload)
+        return Message(kind, self.topic(kind), data, QOS[kind], RETAIN[kind])
+
+
+def check_board_id(board: str) -> None:
+    """A board id is one topic level: not empty, no `/`, `+` or `#`."""
+    if not board or "/" in board or not _LEVEL_RE.match(board):
+        raise WireError(
+            f"board id {board!r} cannot be an MQTT topic level (no '/', '+', '#', not empty)"
+        )
+
+
+def check_prefix(prefix: str) -> None:
+    """A prefix is one or more topic levels without wildcards, e.g. `tabletop`."""
+    levels = prefix.split("/")
+    if not prefix or not all(level and _LEVEL_RE.match(level) for level in levels):
+        raise WireError(
+            f"topic prefix {prefix!r} must be topic levels separated by '/', "
+            "without '+', '#' or empty levels"
+        )
+
+
+def discovery_topic(node: str, object_id: str, prefix: str = DISCOVERY_PREFIX) -> str:
+    """Home Assistant's discovery topic for a sensor: `homeassistant/sensor/<node>/<obj>/config`."""
+    return f"{prefix}/sensor/{node}/{object_id}/config"
+
+
+# ------------------------------------------------------------------------------ payloads
+def encode(payload: Mapping[str, Any]) -> bytes:
+    """Compact UTF-8 JSON. Non-ASCII text stays as it is (names, narration)."""
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
+
+
+def clock_reading(display: ClockDisplay, at: float) -> dict[str, Any]:
+    """CLOCK: a game clock's reading at `at` (game seconds).
+
+    While a player's time runs, a display shows `remaining_ms - (now - at) * 1000` for them.
+    """
+    return {
+        "at": round(at, 3),
+        "running": display.running,
+        "paused": display.paused,
+        "players": [
+            {
+                "remaining_ms": player.remaining_ns // 1_000_000,
+                "text": player.text,
+                "running": player.running,
+                "flagged": player.flagged,
+                "warning": player.warning,
+                "moves": player.moves,
+                "detail": player.detail,
+            }
+            for player in display.players
+        ],
+    }
+
+
+def _header(board: str, t: float) -> dict[str, Any]:
+    return {"schema": SCHEMA_VERSION, "board": board, "t": round(t, 3)}
+
+
+def last_event(event: Mapping[str, Any], text: str) -> dict[str, Any]:
+    return {"event": dict(event), "text": text}
+
+
+def state_payload(
+    *,
+    board: str,
+    t: float,
+    game: str,
+    game_id: int,
+    title: str,
+    seq: int,
+    names: list[str],
+    view: Mapping[str, Any],
+    clock: Mapping[str, Any] | None,
+    last: Mapping[str, Any] | None,
+) -> dict[str, Any]:
+    """The retained state. `view` must be the engine's *spectator* view."""
+    if view.get("viewer", "spectator") != "spectator":
+        raise WireError(f"the stream shows the spectator view, not {view.get('viewer')!r}'s")
+    return {
+        **_header(board, t),
+        "game": game,
+        "game_id": game_id,
+        "title": title,
+        "seq": seq,
+        "names": list(names),
+        "view": view,
+        "clock": None if clock is None else dict(clock),
+        "last_event": None if last is None else dict(last),
+    }
+
+
+def event_payload(
+    *, board: str, t: float, seq: int, event: Mapping[str, Any], text: str
+) -> dict[str, Any]:
+    """One event of the action committed as `seq` (engine.event_to_dict: public by design)."""
+    return {**_header(board, t), "seq": seq, "event": dict(event), "text": text}
+
+
+def clock_payload(*, board: str, reading: Mapping[str, Any]) -> dict[str, Any]:
+    """A clock message: the reading, stamped with its own time."""
+    return {**_header(board, float(reading["at"])), **reading}
+
+
+def alert_payload(
+    *, board: str, t: float, level: Level, text: str, rule: str | None = None
+) -> dict[str, Any]:
+    if level not in LEVELS:
+        raise WireError(f"an alert's level is one of {', '.join(LEVELS)}, not {level!r}")
+    return {**_header(board, t), "level": level, "text": text, "rule": rule}
+
+
+# ------------------------------------------------------------------------------- schemas
+@functools.cache
+def schema(kind: str) -> dict[str, Any]:
+    """The JSON Schema of a kind's payload (state, event, clock, alert)."""
+    if kind not in JSON_KINDS:
+        raise WireError(f"no schema for {kind!r} (known: {', '.join(JSON_KINDS)})")
+    text = (resources.files("companion.publish") / "schemas" / f"{kind}.schema.json").read_text(
+        encoding="utf-8"
+    )
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+@functools.cache
+def _validator(kind: str) -> Draft202012Validator:
+    return Draft202012Validator(schema(kind))
+
+
+def validate(kind: str, payload: Any) -> None:
+    """Raises WireError naming the first problem when `payload` breaks its kind's schema."""
+    error = next(iter(_validator(kind).iter_errors(payload)), None)
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path) or "(top)"
+        raise WireError(f"{kind} payload at {where}: {error.message}")

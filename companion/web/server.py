@@ -1,0 +1,160 @@
+"""Serves the display page, the OBS overlay and the tournament wall: static files and
+/config.json, with the standard library only.
+
+    server, thread = serve("127.0.0.1", 8080, DisplayConfig(broker="ws://127.0.0.1:9001"))
+    server.url                  # 'http://127.0.0.1:8080/'
+    ...
+    server.shutdown(); server.server_close()
+
+The pages talk MQTT over WebSockets to the broker themselves; this server only hands them
+their files and where the broker is. See docs/display.md.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+from dataclasses import dataclass
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+STATIC_DIR = Path(__file__).resolve().with_name("static")
+DEFAULT_PREFIX = "tabletop"
+DEFAULT_BOARD = "table-1"
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8080
+
+ROUTES = {"/": "index.html", "/wall": "wall.html", "/wall/": "wall.html"}
+CONTENT_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".json": "application/json",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+    ".txt": "text/plain; charset=utf-8",
+}
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    """What /config.json tells the pages; each page's query can override broker and board."""
+
+    broker: str = ""
+    """The broker's MQTT-over-WebSockets URL (ws:// or wss://); empty means the page's own
+    host on port 9001."""
+    prefix: str = DEFAULT_PREFIX
+    board: str = DEFAULT_BOARD
+    username: str | None = None
+    password: str | None = None
+    """Given to every page that asks: use a broker user that may only read the stream."""
+
+    def problems(self) -> list[str]:
+        """What is wrong with these settings, one sentence each; empty when all is well."""
+        found = []
+        if self.broker and not self.broker.startswith(("ws://", "wss://")):
+            found.append(f"the broker must be a ws:// or wss:// URL, not {self.broker!r}")
+        if "" in self.prefix.split("/") or any(c in self.prefix for c in "+#"):
+            found.append(
+                f"the prefix {self.prefix!r} is not a topic prefix (levels split by /, no + or #)"
+            )
+        if not self.board or any(c in self.board for c in "/+#"):
+            found.append(f"the board id {self.board!r} may not be empty or hold /, + or #")
+        if self.password is not None and self.username is None:
+            found.append("a password needs a username")
+        return found
+
+    def for_page(self) -> dict[str, Any]:
+        page: dict[str, Any] = {"broker": self.broker, "prefix": self.prefix, "board": self.board}
+        if self.username is not None:
+            page["username"] = self.username
+        if self.password is not None:
+            page["password"] = self.password
+        return page
+
+
+class DisplayServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(
+        self, address: tuple[str, int], config: DisplayConfig, static_dir: Path = STATIC_DIR
+    ) -> None:
+        if ":" in address[0]:
+            self.address_family = socket.AF_INET6
+        self.config = config
+        self.static_dir = static_dir.resolve()
+        super().__init__(address, _Handler)
+
+    @property
+    def port(self) -> int:
+        return int(self.server_address[1])
+
+    @property
+    def url(self) -> str:
+        host = str(self.server_address[0])
+        if host in ("0.0.0.0", "::", ""):
+            host = socket.gethostname()
+        elif ":" in host:
+            host = f"[{host}]"
+        return f"http://{host}:{self.port}/"
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A browser that goes away mid-answer is no error worth a traceback."""
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: DisplayServer
+    server_version = "companion-display"
+
+    def do_GET(self) -> None:
+        self._answer(send_body=True)
+
+    def do_HEAD(self) -> None:
+        self._answer(send_body=False)
+
+    def _answer(self, *, send_body: bool) -> None:
+        path = unquote(urlsplit(self.path).path)
+        if path == "/config.json":
+            body = json.dumps(self.server.config.for_page()).encode()
+            content_type = CONTENT_TYPES[".json"]
+        else:
+            file = self._static_file(ROUTES.get(path, path.lstrip("/")))
+            if file is None:
+                self.send_error(HTTPStatus.NOT_FOUND)
+                return
+            body = file.read_bytes()
+            content_type = CONTENT_TYPES[file.suffix]
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.end_headers()
+        if send_body:
+            self.wfile.write(body)
+
+    def _static_file(self, name: str) -> Path | None:
+        parts = name.split("/")
+        if not name or any(not part or part.startswith(".") for part in parts):
+            return None
+        file = (self.server.static_dir / name).resolve()
+        if not file.is_relative_to(self.server.static_dir) or not file.is_file():
+            return None
+        return file if file.suffix in CONTENT_TYPES else None
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet: a display is not a web server's access log."""
+
+
+def serve(host: str, port: int, config: DisplayConfig) -> tuple[DisplayServer, threading.Thread]:
+    """Starts serving in a daemon thread; raises OSError when it cannot listen. Port 0 picks
+    a free port (server.port says which). Stop with server.shutdown(); server.server_close()."""
+    server = DisplayServer((host, port), config)
+    thread = threading.Thread(target=server.serve_forever, name="companion-display", daemon=True)
+    thread.start()
+    return server, thread

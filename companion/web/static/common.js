@@ -1,0 +1,235 @@
+// What the display page, the overlay and the wall share: settings, clocks, colours, text.
+
+// -- settings ------------------------------------------------------------------------------
+
+// The server's /config.json, then the page's query (?broker= ?prefix= ?board= ?overlay=1).
+export async function loadSettings() {
+  const query = new URLSearchParams(location.search);
+  let served = {};
+  try {
+    const response = await fetch("config.json", { cache: "no-store" });
+    if (response.ok) served = await response.json();
+  } catch {
+    // a page opened without the server: the query and the defaults will do
+  }
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const host = location.hostname || "127.0.0.1";
+  const keepalive = Number(query.get("keepalive"));
+  return {
+    broker: reachable(query.get("broker") || served.broker || `${scheme}://${host}:9001`),
+    prefix: trimSlashes(query.get("prefix") || served.prefix || "tabletop"),
+    board: query.get("board") || served.board || "table-1",
+    username: served.username ?? null,
+    password: served.password ?? null,
+    overlay: ["1", "true", "yes"].includes((query.get("overlay") || "").toLowerCase()),
+    keepalive: keepalive > 0 ? keepalive : 30,
+  };
+}
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
+
+// A broker on "127.0.0.1" is the page server's own machine: a browser elsewhere (a second
+// screen opening http://pi.local:8080/) reaches it by the name it reached the page by.
+function reachable(url) {
+  try {
+    const broker = new URL(url);
+    if (LOOPBACK.has(broker.hostname) && location.hostname && !LOOPBACK.has(location.hostname)) {
+      broker.hostname = location.hostname;
+      return broker.href;
+    }
+  } catch {
+    // not a URL: the client will say so when it cannot connect
+  }
+  return url;
+}
+
+function trimSlashes(text) {
+  return text.replace(/^\/+|\/+$/g, "");
+}
+
+// A topic level may not hold the MQTT wildcards or a separator.
+export function badTopicLevel(text) {
+  return text === "" || /[+#/]/.test(text);
+}
+
+// -- clocks --------------------------------------------------------------------------------
+
+export const TENTHS_BELOW_MS = 20000;
+export const WARNING_MS = 10000;
+
+// The rules of companion/clock/display.py format_time: h:mm:ss from an hour up, m:ss below,
+// s.t (tenths) below 20 s; rounded down, never negative.
+export function formatTime(ms, tenthsBelowMs = TENTHS_BELOW_MS) {
+  ms = Math.max(0, Math.floor(ms));
+  if (ms < tenthsBelowMs && ms < 60000) {
+    const tenths = Math.floor(ms / 100);
+    return `${Math.floor(tenths / 10)}.${tenths % 10}`;
+  }
+  const seconds = Math.floor(ms / 1000);
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const secs = String(seconds % 60).padStart(2, "0");
+  if (hours) return `${hours}:${String(minutes).padStart(2, "0")}:${secs}`;
+  return `${minutes}:${secs}`;
+}
+
+// One board's game clock as last read, counted down locally between readings.
+//
+// A reading (CLOCK in docs/display.md) says each player's remaining_ms at game second `at`.
+// The running player's time is interpolated from the local time the reading arrived; a
+// reading inside a message published later than `at` (a retained state) is first aged by
+// the message's `t - at`. A player whose remaining time went up while running is on an
+// upcount clock: their time is shown as the text of each reading, not interpolated.
+export class LiveClock {
+  constructor() {
+    this.reset();
+  }
+
+  reset() {
+    this.reading = null;
+    this.receivedAt = 0;
+    this.age = 0;
+    this.upcount = new Set();
+  }
+
+  update(clock, t) {
+    if (!clock || !Array.isArray(clock.players)) return;
+    const previous = this.reading;
+    if (previous && typeof clock.at === "number" && clock.at < previous.at) return; // older
+    if (previous) {
+      clock.players.forEach((player, i) => {
+        const before = previous.players[i];
+        if (
+          before &&
+          previous.running === i &&
+          clock.running === i &&
+          player.remaining_ms > before.remaining_ms
+        ) {
+          this.upcount.add(i);
+        }
+      });
+    }
+    this.reading = clock;
+    this.receivedAt = performance.now();
+    const at = typeof clock.at === "number" ? clock.at : t;
+    this.age = typeof t === "number" && typeof at === "number" ? Math.max(0, t - at) * 1000 : 0;
+  }
+
+  // [{text, running, flagged, warning, moves, detail}] now, or null without a reading.
+  players(now = performance.now()) {
+    const reading = this.reading;
+    if (!reading) return null;
+    return reading.players.map((player, i) => {
+      const running = reading.running === i || Boolean(player.running);
+      const ticking = running && !reading.paused && !player.flagged && !this.upcount.has(i);
+      if (!ticking) {
+        return { ...player, running: running && !reading.paused };
+      }
+      const ms = Math.max(0, player.remaining_ms - this.age - (now - this.receivedAt));
+      return {
+        ...player,
+        running: true,
+        text: formatTime(ms),
+        warning: Boolean(player.warning) || ms < WARNING_MS,
+      };
+    });
+  }
+}
+
+// -- colours -------------------------------------------------------------------------------
+
+const PALETTE = {
+  red: "#e0474c",
+  blue: "#3d7be0",
+  green: "#2fae62",
+  yellow: "#f0c230",
+  orange: "#ef8a2b",
+  purple: "#9b5de5",
+  pink: "#ec6fb0",
+  black: "#30343b",
+  white: "#f4f4f4",
+  brown: "#9a6a3f",
+  teal: "#1fb5a8",
+  cyan: "#2bc4e0",
+};
+const FALLBACK = ["#e0474c", "#3d7be0", "#2fae62", "#f0c230"];
+
+export const CHALLENGE_COLOUR = "#e8e8e8";
+export const BOARD_COLOUR = "#9aa3b5";
+
+// A side's colour name as a colour to draw with: our palette, else any CSS colour name.
+export function sideColour(name, index = 0) {
+  const key = String(name || "").trim().toLowerCase();
+  if (PALETTE[key]) return PALETTE[key];
+  if (key && globalThis.CSS && CSS.supports("color", key)) return key;
+  return FALLBACK[index % FALLBACK.length];
+}
+
+// -- text ----------------------------------------------------------------------------------
+
+export function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+export function setText(node, text) {
+  const value = text === undefined || text === null ? "" : String(text);
+  if (node.textContent !== value) node.textContent = value;
+}
+
+const PHASES = {
+  roll_first: "Rolling for first player",
+  orient: "Orienting the board",
+  roll_depth: "Rolling for depth",
+  shuffle: "Shuffling",
+  place_counters: "Placing counters",
+  play: "Play",
+  lightning: "Lightning round",
+  over: "Game over",
+};
+
+export function phaseText(phase) {
+  return PHASES[phase] || String(phase || "").replace(/_/g, " ");
+}
+
+export const BOARD_SIDE = -2;
+
+// "Basil wins", "Ada and Basil share the win", "The board wins".
+export function outcomeText(view, names) {
+  const outcome = view && view.outcome;
+  if (!outcome) return "";
+  const winners = (outcome.winners || []).map((w) =>
+    w === BOARD_SIDE ? "The board" : names[w] || `Side ${w + 1}`,
+  );
+  const reason = {
+    flag: "a flag fell",
+    no_player_can_move: "no player can move",
+    complete: "",
+  }[outcome.reason];
+  let text;
+  if (winners.length === 0) text = "Game over";
+  else if (winners.length === 1) text = `${winners[0]} wins`;
+  else text = `${winners.slice(0, -1).join(", ")} and ${winners.at(-1)} share the win`;
+  return reason ? `${text} (${reason})` : text;
+}
+
+export function winnersOf(view) {
+  return (view && view.outcome && view.outcome.winners) || [];
+}
+
+// The place a game event names, or 0.
+export function eventPlace(event) {
+  const place = event && Number(event.place);
+  return Number.isInteger(place) && place >= 1 && place <= 100 ? place : 0;
+}
+
+export function parseJson(payload) {
+  if (!payload) return null;
+  try {
+    return JSON.parse(payload);
+  } catch {
+    return null;
+  }
+}

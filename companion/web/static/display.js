@@ -1,0 +1,373 @@
+// The board page (/) and the OBS overlay (/?overlay=1): one board's live game from MQTT.
+//
+// Topics under <prefix>/<board>/: state (retained), event, clock, alert, status (retained,
+// "online" / "offline"). Payloads are described in docs/display.md.
+
+import { BoardView } from "./board.js";
+import {
+  LiveClock,
+  badTopicLevel,
+  el,
+  eventPlace,
+  loadSettings,
+  outcomeText,
+  parseJson,
+  phaseText,
+  setText,
+  sideColour,
+} from "./common.js";
+import { MqttClient } from "./mqtt-ws.js";
+
+const ALERT_SECONDS = 8;
+const MAX_ALERTS = 4;
+
+const settings = await loadSettings();
+const overlay = settings.overlay;
+document.body.classList.toggle("overlay", overlay);
+document.getElementById("screen").hidden = overlay;
+document.getElementById("overlay").hidden = !overlay;
+
+const model = {
+  state: null,
+  gameId: null,
+  clock: new LiveClock(),
+  lastSeq: -1,
+  lastText: "",
+  lastPlace: 0,
+  table: null, // "online" | "offline" | null (not heard yet)
+  broker: "connecting",
+  brokerDetail: "",
+  failed: false, // the broker connection failed or was lost at least once
+};
+
+const board = new BoardView(document.getElementById(overlay ? "overlay-board" : "board"), {
+  mini: overlay,
+});
+const ui = {
+  title: document.getElementById("title"),
+  meta: document.getElementById("meta"),
+  status: document.getElementById("status"),
+  left: document.getElementById("sides-left"),
+  right: document.getElementById("sides-right"),
+  outcome: document.getElementById("outcome"),
+  waiting: document.getElementById("waiting"),
+  banner: document.getElementById("offline-banner"),
+  ovStatus: document.getElementById("ov-status"),
+  prompt: document.getElementById(overlay ? "ov-prompt" : "prompt"),
+  lastEvent: document.getElementById(overlay ? "ov-event" : "last-event"),
+  ovSides: document.getElementById("ov-sides"),
+  alerts: document.getElementById("alerts"),
+};
+let panels = []; // per side: the elements to update
+let panelsKey = "";
+
+setText(ui.waiting, `Waiting for ${settings.board} on ${settings.broker}…`);
+
+// -- MQTT ------------------------------------------------------------------------------------
+
+if (badTopicLevel(settings.board)) {
+  setText(ui.waiting, `"${settings.board}" is not a board id (no /, + or #).`);
+} else {
+  const base = `${settings.prefix}/${settings.board}`;
+  const client = new MqttClient(settings.broker, {
+    username: settings.username,
+    password: settings.password,
+    keepalive: settings.keepalive,
+  });
+  for (const kind of ["state", "event", "alert", "status"]) client.subscribe(`${base}/${kind}`, 1);
+  client.subscribe(`${base}/clock`, 0);
+  client.on("status", (status, detail) => {
+    model.broker = status;
+    model.brokerDetail = detail;
+    if (status === "offline") model.failed = true;
+    if (status !== "connected") model.table = null; // the retained status comes again
+    renderStatus();
+  });
+  client.on("message", (topic, payload) => {
+    const kind = topic.slice(base.length + 1);
+    if (kind === "status") {
+      model.table = payload.trim() === "online" ? "online" : payload.trim() ? "offline" : null;
+      renderStatus();
+      return;
+    }
+    const message = parseJson(payload);
+    if (kind === "state") onState(message);
+    else if (!message) return;
+    else if (kind === "event") onEvent(message);
+    else if (kind === "clock") model.clock.update(message, message.t);
+    else if (kind === "alert") showAlert(message);
+    tick();
+  });
+  client.connect();
+  window.companionClient = client; // for the console and the tests
+}
+
+function onState(state) {
+  if (!state) {
+    // an empty retained message: the table cleared its state
+    model.state = null;
+    render();
+    return;
+  }
+  if (state.game_id !== model.gameId) {
+    model.gameId = state.game_id;
+    model.clock.reset();
+    model.lastSeq = -1;
+    model.lastText = "";
+    model.lastPlace = 0;
+  }
+  model.state = state;
+  if (typeof state.seq === "number" && state.seq >= model.lastSeq) {
+    model.lastSeq = state.seq;
+    const last = state.last_event;
+    if (last) {
+      if (last.text) model.lastText = last.text;
+      const place = eventPlace(last.event);
+      if (place) model.lastPlace = place;
+    }
+  }
+  model.clock.update(state.clock, state.t);
+  render();
+}
+
+function onEvent(message) {
+  if (typeof message.seq === "number") {
+    if (message.seq < model.lastSeq) return;
+    model.lastSeq = message.seq;
+  }
+  if (message.text) model.lastText = message.text;
+  const place = eventPlace(message.event);
+  if (place) model.lastPlace = place;
+  renderFooter();
+  if (model.state) board.update(model.state.view, { lastPlace: model.lastPlace });
+}
+
+// -- drawing ---------------------------------------------------------------------------------
+
+function sidesOf(state) {
+  const view = state.view || {};
+  if (Array.isArray(view.sides) && view.sides.length) return view.sides;
+  return (state.names || []).map((name, i) => ({ name, colour: ["red", "blue", "green", "yellow"][i % 4] }));
+}
+
+function render() {
+  const state = model.state;
+  ui.waiting.hidden = Boolean(state);
+  document.body.classList.toggle("no-state", !state);
+  if (!state) {
+    board.update(null);
+    renderSides([]);
+    renderFooter();
+    return;
+  }
+  const view = state.view || null;
+  const hasBoard = state.game === "memwars" && view && Array.isArray(view.places);
+  document.body.classList.toggle("no-board", !hasBoard);
+  board.update(hasBoard ? view : null, { lastPlace: model.lastPlace });
+  setText(ui.title, state.title || `Game ${state.game_id ?? ""}`);
+  const meta = [];
+  if (state.game_id !== undefined && state.game_id !== null) meta.push(`Game ${state.game_id}`);
+  if (view && view.move) meta.push(`Move ${view.move}`);
+  if (view && view.phase) meta.push(phaseText(view.phase));
+  setText(ui.meta, meta.join(" · "));
+  renderSides(sidesOf(state));
+  const names = sidesOf(state).map((s) => s.name);
+  const result = outcomeText(view, names);
+  ui.outcome.hidden = !result;
+  setText(ui.outcome, result ? `Game over: ${result}` : "");
+  document.body.classList.toggle("game-over", Boolean(result));
+  renderFooter();
+  tick();
+}
+
+function renderFooter() {
+  const state = model.state;
+  const view = state && state.view;
+  const names = state ? sidesOf(state).map((s) => s.name) : [];
+  let prompt = (view && view.expected && view.expected.prompt) || "";
+  const result = outcomeText(view, names);
+  if (result) prompt = `Game over: ${result}`;
+  setText(ui.prompt, prompt);
+  setText(ui.lastEvent, sameSentence(model.lastText, prompt) ? "" : model.lastText);
+}
+
+function sameSentence(a, b) {
+  const bare = (text) => String(text || "").trim().replace(/[.!]$/, "");
+  return bare(a) === bare(b);
+}
+
+function renderStatus() {
+  let state;
+  let title = "";
+  let banner = "";
+  if (model.broker !== "connected") {
+    state = model.failed ? "offline" : "connecting";
+    const why = model.brokerDetail ? ` (${model.brokerDetail})` : "";
+    title = `no connection to the broker ${settings.broker}${why}`;
+    if (state === "offline") banner = `No connection to the broker${why}: reconnecting…`;
+  } else if (model.table === "offline") {
+    state = "offline";
+    title = `${settings.board} is not streaming`;
+    banner = `${settings.board} is offline`;
+  } else if (model.table === "online") {
+    state = "live";
+  } else {
+    state = "connected";
+    title = `connected; no status from ${settings.board} yet`;
+  }
+  ui.status.dataset.state = state;
+  ui.status.title = title;
+  setText(ui.status, { connecting: "connecting…", offline: "offline" }[state] || state);
+  setText(ui.banner, banner);
+  ui.banner.hidden = !banner;
+  ui.ovStatus.hidden = state !== "offline";
+  ui.ovStatus.title = title;
+  document.body.classList.toggle("is-offline", state === "offline");
+}
+
+function renderSides(sides) {
+  const key = JSON.stringify(sides.map((s) => [s.name, s.colour]));
+  if (key !== panelsKey) {
+    panelsKey = key;
+    ui.left.replaceChildren();
+    ui.right.replaceChildren();
+    ui.ovSides.replaceChildren();
+    panels = sides.map((side, i) => {
+      const panel = overlay ? buildRow(side, i) : buildPanel(side, i);
+      if (overlay) ui.ovSides.appendChild(panel.root);
+      else (i % 2 === 0 ? ui.left : ui.right).appendChild(panel.root);
+      return panel;
+    });
+  }
+  const state = model.state;
+  const view = (state && state.view) || {};
+  const scores = (view.scores && view.scores.sides) || [];
+  const leaders = new Set((view.scores && view.scores.leaders) || []);
+  const actor = view.expected ? view.expected.actor : -1;
+  panels.forEach((panel, i) => {
+    const side = sides[i];
+    const score = scores.find((s) => s.side === i) || scores[i] || null;
+    panel.root.classList.toggle("to-play", view.turn === i && !view.outcome);
+    panel.root.classList.toggle("deciding", actor === i && view.turn !== i && !view.outcome);
+    const leading = leaders.has(i) && leaders.size < sides.length && !view.outcome;
+    panel.root.classList.toggle("leading", leading);
+    panel.root.classList.toggle("winner", Boolean(view.outcome && view.outcome.winners.includes(i)));
+    setText(panel.total, score ? score.total : "");
+    if (panel.turn) {
+      const turnText = view.outcome
+        ? view.outcome.winners.includes(i)
+          ? "winner"
+          : ""
+        : view.turn === i
+          ? "to play"
+          : actor === i
+            ? "to decide"
+            : "";
+      setText(panel.turn, turnText);
+    }
+    if (panel.rows && score) {
+      setText(panel.rows.places, `${score.places} · ${score.place_points}`);
+      setText(panel.rows.counters, score.counter_points);
+      setText(panel.rows.captures, `${score.captures} · ${signed(score.capture_points)}`);
+      setText(panel.rows.quadrants, signed(score.quadrant_bonus));
+      setText(panel.rows.patterns, signed(score.pattern_points));
+      setText(panel.rows.board, signed(score.board_penalty));
+    }
+    if (panel.pieces) {
+      const bits = [];
+      if (typeof side.supply === "number") bits.push(`supply ${side.supply}`);
+      if (typeof side.challenge_pieces === "number") bits.push(`challenge ${side.challenge_pieces}`);
+      if (side.sitting_out) bits.push("sits out");
+      setText(panel.pieces, bits.join(" · "));
+    }
+  });
+}
+
+function signed(n) {
+  if (typeof n !== "number") return "";
+  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
+}
+
+function buildPanel(side, i) {
+  const root = el("section", "side");
+  root.dataset.side = i;
+  root.style.setProperty("--side", sideColour(side.colour, i));
+  const head = el("header", "side-head");
+  head.append(el("span", "swatch"), el("span", "name", side.name));
+  const turn = el("div", "turn");
+  const scoreLine = el("div", "score");
+  const total = el("span", "total");
+  scoreLine.append(total, el("span", "unit", "points"));
+  const clock = el("div", "clock");
+  const detail = el("div", "clock-detail");
+  const table = el("dl", "breakdown");
+  const rows = {};
+  for (const [key, label] of [
+    ["places", "Places"],
+    ["counters", "Counters"],
+    ["captures", "Captures"],
+    ["quadrants", "Quadrants"],
+    ["patterns", "Patterns"],
+    ["board", "Board"],
+  ]) {
+    table.append(el("dt", "", label));
+    rows[key] = table.appendChild(el("dd"));
+  }
+  const pieces = el("div", "pieces");
+  root.append(head, turn, scoreLine, clock, detail, table, pieces);
+  return { root, total, clock, detail, rows, pieces, turn };
+}
+
+function buildRow(side, i) {
+  const root = el("div", "ov-side side");
+  root.dataset.side = i;
+  root.style.setProperty("--side", sideColour(side.colour, i));
+  const total = el("span", "total");
+  const clock = el("span", "clock");
+  root.append(el("span", "swatch"), el("span", "name", side.name), total, clock);
+  return { root, total, clock, detail: null, rows: null, pieces: null, turn: null };
+}
+
+// -- clocks ----------------------------------------------------------------------------------
+
+function tick() {
+  const players = model.clock.players();
+  panels.forEach((panel, i) => {
+    const player = players && players[i];
+    panel.root.classList.toggle("has-clock", Boolean(player));
+    if (!player) {
+      setText(panel.clock, "");
+      if (panel.detail) setText(panel.detail, "");
+      return;
+    }
+    setText(panel.clock, player.text);
+    panel.clock.classList.toggle("running", Boolean(player.running));
+    panel.clock.classList.toggle("warning", Boolean(player.warning) && !player.flagged);
+    panel.clock.classList.toggle("flagged", Boolean(player.flagged));
+    if (panel.detail) setText(panel.detail, player.flagged ? "flag fell" : player.detail || "");
+  });
+}
+
+setInterval(tick, 100);
+
+// -- alerts ----------------------------------------------------------------------------------
+
+function showAlert(alert) {
+  if (!alert.text) return;
+  const given = String(alert.level || "").toLowerCase();
+  const level = given.startsWith("warn")
+    ? "warning"
+    : ["error", "critical", "fatal"].includes(given)
+      ? "error"
+      : "info";
+  const node = el("div", `alert level-${level}`);
+  node.append(el("span", "alert-text", alert.text));
+  if (alert.rule) node.append(el("span", "alert-rule", alert.rule));
+  ui.alerts.prepend(node);
+  while (ui.alerts.children.length > MAX_ALERTS) ui.alerts.lastElementChild.remove();
+  setTimeout(() => node.classList.add("fading"), ALERT_SECONDS * 1000);
+  setTimeout(() => node.remove(), ALERT_SECONDS * 1000 + 1000);
+}
+
+renderStatus();
+render();

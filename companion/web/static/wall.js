@@ -1,0 +1,267 @@
+// The tournament wall (/wall): every board under the prefix as a card, and standings.
+//
+// Subscribes to <prefix>/+/state (retained), <prefix>/+/status and <prefix>/+/clock.
+// Standings count every game the wall has seen since it opened, keyed by board and game id,
+// by side name: games, wins (finished games only; a shared win counts for each winner) and
+// points (the score totals of those games, summed). Sorted by wins, then points, then name.
+
+import { BoardView } from "./board.js";
+import {
+  LiveClock,
+  badTopicLevel,
+  el,
+  eventPlace,
+  loadSettings,
+  outcomeText,
+  parseJson,
+  phaseText,
+  setText,
+  sideColour,
+  winnersOf,
+} from "./common.js";
+import { MqttClient } from "./mqtt-ws.js";
+
+const settings = await loadSettings();
+const boards = new Map(); // board id -> {state, status, clock, card}
+const games = new Map(); // "board#game_id" -> {names, totals, winners, over}
+const ui = {
+  cards: document.getElementById("cards"),
+  waiting: document.getElementById("waiting"),
+  standings: document.querySelector("#standings tbody"),
+  status: document.getElementById("status"),
+  meta: document.getElementById("meta"),
+};
+let broker = "connecting";
+let failed = false;
+
+setText(ui.waiting, `Waiting for boards under ${settings.prefix}/ on ${settings.broker}…`);
+
+const client = new MqttClient(settings.broker, {
+  username: settings.username,
+  password: settings.password,
+  keepalive: settings.keepalive,
+});
+client.subscribe(`${settings.prefix}/+/state`, 1);
+client.subscribe(`${settings.prefix}/+/status`, 1);
+client.subscribe(`${settings.prefix}/+/clock`, 0);
+client.on("status", (status, detail) => {
+  broker = status;
+  if (status === "offline") failed = true;
+  const state = status === "connected" ? "live" : failed ? "offline" : "connecting";
+  ui.status.dataset.state = state;
+  ui.status.title = status === "connected" ? "" : `no connection to ${settings.broker} ${detail}`;
+  setText(ui.status, { connecting: "connecting…" }[state] || state);
+  document.body.classList.toggle("is-offline", state === "offline");
+});
+client.on("message", (topic, payload) => {
+  if (!topic.startsWith(`${settings.prefix}/`)) return;
+  const rest = topic.slice(settings.prefix.length + 1);
+  const cut = rest.lastIndexOf("/");
+  const id = rest.slice(0, cut);
+  const kind = rest.slice(cut + 1);
+  if (badTopicLevel(id)) return;
+  if (kind === "state") onState(id, parseJson(payload));
+  else if (kind === "status") onStatus(id, payload.trim());
+  else if (kind === "clock") {
+    const message = parseJson(payload);
+    const entry = boards.get(id);
+    if (message && entry) entry.clock.update(message, message.t);
+  }
+});
+client.connect();
+window.companionClient = client;
+
+function entryFor(id) {
+  let entry = boards.get(id);
+  if (!entry) {
+    entry = {
+      id,
+      state: null,
+      status: null,
+      gameId: undefined,
+      clock: new LiveClock(),
+      card: buildCard(id),
+    };
+    boards.set(id, entry);
+    placeCards();
+  }
+  return entry;
+}
+
+function onState(id, state) {
+  if (!state) {
+    // an empty retained state: the board is gone
+    const entry = boards.get(id);
+    if (entry) {
+      entry.card.root.remove();
+      boards.delete(id);
+      placeCards();
+    }
+    return;
+  }
+  const entry = entryFor(id);
+  if (state.game_id !== entry.gameId) {
+    entry.gameId = state.game_id;
+    entry.clock.reset();
+  }
+  entry.state = state;
+  entry.clock.update(state.clock, state.t);
+  recordGame(id, state);
+  renderCard(entry);
+  renderStandings();
+}
+
+function onStatus(id, status) {
+  if (!status && !boards.has(id)) return;
+  const entry = entryFor(id);
+  entry.status = status === "online" ? "online" : status ? "offline" : null;
+  renderCard(entry);
+}
+
+// -- cards -----------------------------------------------------------------------------------
+
+function buildCard(id) {
+  const root = el("article", "card");
+  root.dataset.board = id;
+  const head = el("header", "card-head");
+  const dot = el("span", "dot");
+  const title = el("span", "card-title");
+  head.append(dot, el("span", "board-id", id), title);
+  const body = el("div", "card-body");
+  const svgNode = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  const view = new BoardView(svgNode, { mini: true });
+  const sides = el("div", "card-sides");
+  body.append(svgNode, sides);
+  const meta = el("div", "card-meta");
+  const prompt = el("div", "card-prompt");
+  const event = el("div", "card-event");
+  root.append(head, body, meta, prompt, event);
+  return { root, dot, title, view, sides, meta, prompt, event, rows: [], rowsKey: "" };
+}
+
+function placeCards() {
+  const ids = [...boards.keys()].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+  for (const id of ids) ui.cards.appendChild(boards.get(id).card.root);
+  ui.waiting.hidden = boards.size > 0;
+  setText(ui.meta, boards.size ? `${boards.size} board${boards.size === 1 ? "" : "s"}` : "");
+}
+
+function sidesOf(state) {
+  const view = state.view || {};
+  if (Array.isArray(view.sides) && view.sides.length) return view.sides;
+  return (state.names || []).map((name) => ({ name }));
+}
+
+function renderCard(entry) {
+  const card = entry.card;
+  const state = entry.state;
+  card.dot.dataset.state = entry.status || "unknown";
+  card.root.classList.toggle("offline", entry.status === "offline");
+  card.dot.title = entry.status || "no status yet";
+  if (!state) return;
+  const view = state.view || {};
+  const sides = sidesOf(state);
+  setText(card.title, state.title || "");
+  const hasBoard = state.game === "memwars" && Array.isArray(view.places);
+  card.root.classList.toggle("no-board", !hasBoard);
+  const last = state.last_event;
+  card.view.update(hasBoard ? view : null, { lastPlace: last ? eventPlace(last.event) : 0 });
+  const key = JSON.stringify(sides.map((s) => [s.name, s.colour]));
+  if (key !== card.rowsKey) {
+    card.rowsKey = key;
+    card.sides.replaceChildren();
+    card.rows = sides.map((side, i) => {
+      const root = el("div", "card-side side");
+      root.dataset.side = i;
+      root.style.setProperty("--side", sideColour(side.colour, i));
+      const total = el("span", "total");
+      const clock = el("span", "clock");
+      root.append(el("span", "swatch"), el("span", "name", side.name), total, clock);
+      card.sides.appendChild(root);
+      return { root, total, clock };
+    });
+  }
+  const scores = (view.scores && view.scores.sides) || [];
+  const winners = winnersOf(view);
+  card.rows.forEach((row, i) => {
+    const score = scores.find((s) => s.side === i) || scores[i];
+    setText(row.total, score ? score.total : "");
+    row.root.classList.toggle("to-play", view.turn === i && !view.outcome);
+    row.root.classList.toggle("winner", winners.includes(i));
+  });
+  const meta = [];
+  if (state.game_id !== undefined && state.game_id !== null) meta.push(`Game ${state.game_id}`);
+  if (view.move) meta.push(`Move ${view.move}`);
+  if (view.phase) meta.push(phaseText(view.phase));
+  setText(card.meta, meta.join(" · "));
+  const result = outcomeText(view, sides.map((s) => s.name));
+  card.root.classList.toggle("over", Boolean(result));
+  const prompt = result ? `Game over: ${result}` : (view.expected && view.expected.prompt) || "";
+  const event = (last && last.text) || "";
+  setText(card.prompt, prompt);
+  setText(card.event, event.replace(/[.!]$/, "") === prompt ? "" : event);
+  tickCard(entry);
+}
+
+function tickCard(entry) {
+  const players = entry.clock.players();
+  entry.card.rows.forEach((row, i) => {
+    const player = players && players[i];
+    setText(row.clock, player ? player.text : "");
+    row.clock.classList.toggle("running", Boolean(player && player.running));
+    row.clock.classList.toggle("warning", Boolean(player && player.warning && !player.flagged));
+    row.clock.classList.toggle("flagged", Boolean(player && player.flagged));
+  });
+}
+
+setInterval(() => {
+  for (const entry of boards.values()) tickCard(entry);
+}, 100);
+
+// -- standings -------------------------------------------------------------------------------
+
+function recordGame(id, state) {
+  const view = state.view || {};
+  const sides = sidesOf(state);
+  const scores = (view.scores && view.scores.sides) || [];
+  const winners = winnersOf(view);
+  games.set(`${id}#${state.game_id ?? state.title ?? ""}`, {
+    names: sides.map((s) => String(s.name || "").trim()),
+    totals: sides.map((_, i) => {
+      const score = scores.find((s) => s.side === i) || scores[i];
+      return score && typeof score.total === "number" ? score.total : 0;
+    }),
+    winners: new Set(winners),
+    over: Boolean(view.outcome),
+  });
+}
+
+function renderStandings() {
+  const table = new Map();
+  for (const game of games.values()) {
+    game.names.forEach((name, i) => {
+      if (!name) return;
+      const row = table.get(name) || { name, games: 0, wins: 0, points: 0 };
+      row.games += 1;
+      if (game.over && game.winners.has(i)) row.wins += 1;
+      row.points += game.totals[i];
+      table.set(name, row);
+    });
+  }
+  const rows = [...table.values()].sort(
+    (a, b) => b.wins - a.wins || b.points - a.points || a.name.localeCompare(b.name),
+  );
+  const body = rows.map((row, i) => {
+    const tr = el("tr");
+    tr.dataset.name = row.name;
+    tr.append(
+      el("td", "rank", i + 1),
+      el("td", "who", row.name),
+      el("td", "num games", row.games),
+      el("td", "num wins", row.wins),
+      el("td", "num points", row.points),
+    );
+    return tr;
+  });
+  ui.standings.replaceChildren(...body);
+}

@@ -1,0 +1,174 @@
+"""The display server and `companion display`, without a browser."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from companion.web.server import DisplayConfig, DisplayServer, serve
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture()
+def server() -> Iterator[DisplayServer]:
+    config = DisplayConfig(
+        broker="ws://broker.local:9001", board="table-7", username="display", password="pw"
+    )
+    running, thread = serve("127.0.0.1", 0, config)
+    yield running
+    running.shutdown()
+    running.server_close()
+    thread.join(5)
+
+
+def get(server: DisplayServer, path: str, method: str = "GET") -> tuple[int, str, bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+    connection.request(method, path)
+    response = connection.getresponse()
+    body = response.read()
+    connection.close()
+    return response.status, response.getheader("Content-Type") or "", body
+
+
+def test_config_json_tells_the_page_where_the_broker_is(server: DisplayServer) -> None:
+    status, kind, body = get(server, "/config.json")
+    assert status == 200
+    assert kind == "application/json"
+    assert json.loads(body) == {
+        "broker": "ws://broker.local:9001",
+        "prefix": "tabletop",
+        "board": "table-7",
+        "username": "display",
+        "password": "pw",
+    }
+
+
+def test_config_json_leaves_out_credentials_not_given() -> None:
+    assert DisplayConfig().for_page() == {"broker": "", "prefix": "tabletop", "board": "table-1"}
+
+
+@pytest.mark.parametrize(
+    ("path", "kind", "marker"),
+    [
+        ("/", "text/html", b"display.js"),
+        ("/?overlay=1&board=x", "text/html", b"display.js"),
+        ("/index.html", "text/html", b"display.js"),
+        ("/wall", "text/html", b"wall.js"),
+        ("/wall?prefix=club", "text/html", b"wall.js"),
+        ("/display.js", "text/javascript", b"MqttClient"),
+        ("/mqtt-ws.js", "text/javascript", b"PINGREQ"),
+        ("/board.js", "text/javascript", b"lattice"),
+        ("/style.css", "text/css", b"overlay"),
+        ("/favicon.svg", "image/svg+xml", b"<svg"),
+    ],
+)
+def test_pages_and_their_files_are_served(
+    server: DisplayServer, path: str, kind: str, marker: bytes
+) -> None:
+    status, content_type, body = get(server, path)
+    assert status == 200
+    assert content_type.startswith(kind)
+    assert marker in body
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/nothing", "/../server.py", "/%2e%2e/server.py", "/static/index.html", "/.hidden", "//x"],
+)
+def test_nothing_else_is_served(server: DisplayServer, path: str) -> None:
+    assert get(server, path)[0] == 404
+
+
+def test_head_answers_without_a_body(server: DisplayServer) -> None:
+    status, kind, body = get(server, "/", method="HEAD")
+    assert (status, body) == (200, b"")
+    assert kind.startswith("text/html")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--broker", "mqtt://127.0.0.1:1883"], "ws:// or wss://"),
+        (["--board", "table/1"], "board id"),
+        (["--board", "table+"], "board id"),
+        (["--prefix", "a/#"], "prefix"),
+        (["--prefix", "a//b"], "prefix"),
+        (["--password", "secret"], "needs a username"),
+        (["--port", "70000"], "--port"),
+    ],
+)
+def test_bad_arguments_are_one_line_and_exit_2(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["display", *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert err.count("\n") == 1
+
+
+def test_a_port_in_use_is_one_line_and_exit_2(
+    server: DisplayServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["display", "--port", str(server.port)]) == 2
+    err = capsys.readouterr().err
+    assert f"cannot listen on 127.0.0.1:{server.port}" in err
+    assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_display_command_serves_until_stopped_and_exits_0(
+    tmp_path: Path, stop: signal.Signals
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text(
+        '[game]\nboard_id = "table-9"\n\n'
+        '[broker]\nurl = "ws://10.0.0.5:9001"\nprefix = "clubs/paris"\n'
+        'username = "table-9"\npassword = "the board\'s own"\n'
+    )
+    env = {**os.environ, "COMPANION_CONFIG": str(config), "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "display", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert process.stdout is not None
+        first = process.stdout.readline()
+        assert first.startswith("Display: http://127.0.0.1:")
+        port = int(first.rsplit(":", 1)[1].strip().rstrip("/"))
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        connection.request("GET", "/config.json")
+        page_config = json.loads(connection.getresponse().read())
+        connection.close()
+        # the board's broker and prefix, never the board's own credentials
+        assert page_config == {
+            "broker": "ws://10.0.0.5:9001",
+            "prefix": "clubs/paris",
+            "board": "table-9",
+        }
+        time.sleep(0.2)
+        process.send_signal(stop)
+        assert process.wait(10) == 0
+        assert process.stderr is not None
+        out, err = first + process.stdout.read(), process.stderr.read()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(5)
+    assert process.returncode == 0
+    assert err == ""
+    assert "?overlay=1" in out
+    assert "/wall" in out
