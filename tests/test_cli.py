@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -194,3 +195,37 @@ def test_config_show_hides_passwords(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["config", "show"]) == 0
     out = capsys.readouterr().out
     assert "s3cret" not in out and "********" in out
+
+
+def test_run_streams_the_game_to_the_configured_broker(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    from companion.publish.mosquitto import Mosquitto
+
+    with Mosquitto() as broker:
+        (tmp_path / "config.toml").write_text(
+            f"[broker]\nurl = '{broker.url}'\n[game]\nboard_id = 'club-7'\n"
+        )
+        assert main(["run", "--simulate", "--linger", "0", "--display-port", "0"]) == 0
+        assert "Streaming to the configured broker" in capsys.readouterr().out
+        received: list[dict[str, object]] = []
+        client = mqtt.Client(CallbackAPIVersion.VERSION2)
+        client.on_message = lambda c, u, m: received.append(json.loads(m.payload))
+        client.connect("127.0.0.1", broker.port)
+        client.subscribe("tabletop/club-7/state", qos=1)
+        client.loop_start()
+        try:
+            deadline = time.monotonic() + 5
+            while not received and time.monotonic() < deadline:
+                time.sleep(0.05)
+        finally:
+            client.loop_stop()
+            client.disconnect()
+    assert received, "no retained state"
+    state = received[-1]
+    assert state["board"] == "club-7"
+    view = state["view"]
+    assert isinstance(view, dict) and view["phase"] == "over"

@@ -7,8 +7,9 @@ import argparse
 import random
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
@@ -22,6 +23,9 @@ from companion.games.memwars.players import SimulatedTable
 from companion.render import print_summary
 from companion.session import Referee
 from companion.store import Store
+
+if TYPE_CHECKING:
+    from companion.observations import ScanDesk
 
 DEFAULT_SEED = 16
 MODES = ("standard", "basic", "hybrid", "review", "study")
@@ -86,7 +90,12 @@ def simulation_setup(
     }
 
 
-def run(args: argparse.Namespace) -> int:
+Attach = Callable[[Referee, "ScanDesk | None"], Callable[[], None]]
+"""Called once the game is set up (with its scan desk, if cards are scanned); returns what
+to call when the game is over (the main job uses it to stream the game)."""
+
+
+def run(args: argparse.Namespace, attach: Attach | None = None) -> int:
     config = load_config(Path(args.config) if args.config else None)
     deck = find_deck(args.deck or config.game.deck)
     if not all(0.0 <= r <= 1.0 for r in args.recall):
@@ -113,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
             recalls = args.recall[: len(setup["sides"])]
             table = SimulatedTable(referee.state.setup, recalls, args.seed)
             scanner = _Scanner(args.reader, referee, deck.id, args.seed) if args.reader else None
+            detach = attach(referee, scanner.desk if scanner else None) if attach else None
             if not args.quiet:
                 console.rule(f"{deck.title}: a simulated {args.mode} game")
             while (expectation := referee.expected()) is not None:
@@ -130,6 +140,8 @@ def run(args: argparse.Namespace) -> int:
                 console.print(scanner.report())
                 scanner.close()
             print_summary(console, referee.engine.summary(referee.state))
+            if detach is not None:
+                detach()
             if args.record:
                 with open(args.record, "w", encoding="utf-8") as out:
                     store.export(referee.game_id, out)
