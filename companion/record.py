@@ -103,10 +103,6 @@ class GameRecord:
     clock_inputs: tuple[RecordedClockInput, ...] = ()
 
 
-def action_line(engine: GameEngine[Any], seq: int, t: float, action: Action) -> JSON:
-    return {"seq": seq, "t": round(t, 6), "action": engine.action_to_dict(action)}
-
-
 def write_record(
     out: IO[str],
     header: RecordHeader,

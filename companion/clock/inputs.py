@@ -16,8 +16,7 @@ from typing import Any
 
 from companion.clock import model
 from companion.clock.model import Clock, ClockError, Events
-from companion.clock.notation import BadTimeControl, format_control, parse
-from companion.games.contract import JSON
+from companion.clock.notation import BadTimeControl, parse
 
 INPUT_FIELDS: dict[str, tuple[str, ...]] = {
     "start": ("player",),
@@ -31,11 +30,6 @@ INPUT_FIELDS: dict[str, tuple[str, ...]] = {
     "tick": (),
     "checkpoint": (),
 }
-
-
-def spec_for(clock: Clock) -> JSON:
-    """The header entry that describes a game's clock: a control per side and the order."""
-    return {"controls": [format_control(c) for c in clock.controls], "order": list(clock.order)}
 
 
 def clock_from_spec(spec: Mapping[str, Any]) -> Clock:

@@ -10,7 +10,6 @@ switch happens within microseconds and the time it takes never costs the player 
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import threading
 import time
@@ -18,7 +17,7 @@ from collections.abc import Callable
 
 from companion.clock import model
 from companion.clock.display import ClockDisplay
-from companion.clock.model import Clock, ClockEvent, Events
+from companion.clock.model import Clock, Events
 from companion.devices.buttons import ButtonPress
 
 log = logging.getLogger(__name__)
@@ -100,11 +99,3 @@ def tell(listeners: list[Listener], events: Events, shown: ClockDisplay) -> None
             listener(events, shown)
         except Exception:  # a broken display must not stop the clock
             log.warning("a clock listener failed", exc_info=True)
-
-
-def describe_event(event: ClockEvent) -> str:
-    """One line for a log or a status bar: `Pressed(player=0, ...) at 12.500 s`."""
-    inner = ", ".join(
-        f"{f.name}={getattr(event, f.name)}" for f in dataclasses.fields(event) if f.name != "at"
-    )
-    return f"{type(event).__name__}({inner}) at {event.at / 1e9:.3f} s"

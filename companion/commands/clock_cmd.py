@@ -247,7 +247,7 @@ def _attach_pico(
     """The Pico board's buttons feed the clock; its LEDs and buzzer follow the display."""
     from serial import SerialException
 
-    from companion.devices.buzzer import beeps_due
+    from companion.devices.buzzer import BeepPlan
     from companion.devices.cardreader.pico import PicoProtocol
     from companion.devices.cardreader.pico_buttons import PicoButtons
     from companion.devices.cardreader.reader import CardReader
@@ -265,7 +265,7 @@ def _attach_pico(
         raise UserError(f"cannot open the Pico board on {port}: {err}") from None
     devices.callback(reader.close)
     shown_leds: list[str] = []
-    previous: list[ClockDisplay] = []
+    beeps = BeepPlan(config.clock)
 
     def follow(display: ClockDisplay) -> None:
         leds = list(light_states(display, count))
@@ -273,10 +273,9 @@ def _attach_pico(
             if index >= len(shown_leds) or shown_leds[index] != state:
                 protocol.set_led(index, state)
         shown_leds[:] = leds
-        for beep in beeps_due(previous[0] if previous else None, display, config.clock):
+        beep = beeps.next(display)
+        if beep is not None:
             protocol.beep(round(beep.duration_s * 1000))
-            break  # one at a time, the most important first, as on the GPIO buzzer
-        previous[:] = [display]
 
     frames.append(follow)
 

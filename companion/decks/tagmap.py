@@ -25,11 +25,8 @@ both, and a tag may not name one card in the deck file and another in the tag ma
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import os
 import re
-import secrets
 import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -39,6 +36,7 @@ from companion.config import default_data_dir
 from companion.decks import load as _load
 from companion.decks.load import DeckError, find_deck
 from companion.decks.model import Deck, normalise_tag
+from companion.files import write_atomically
 
 TAG_MAP_FORMAT = "memdeck-tags/1"
 TAG_MAP_SUFFIX = ".tags.toml"
@@ -234,25 +232,11 @@ def _normalised(tags: Mapping[str, int]) -> dict[str, int]:
 
 
 def _write_atomically(path: Path, text: str) -> None:
-    """Writes a temp file beside `path`, syncs it and renames it over `path`.
-
-    A reader sees the old file or the new one, never half of one; the temp file is created
-    with the usual permissions (umask), unlike mkstemp's 0600.
-    """
-    temp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with open(temp, "x", encoding="utf-8", newline="\n") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temp, path)
-    except BaseException as err:  # Ctrl-C too: never leave the temp file behind
-        with contextlib.suppress(OSError):
-            temp.unlink()
-        if isinstance(err, OSError):
-            raise TagMapError(f"{path}: cannot write the tag map: {err.strerror or err}") from None
-        raise
+        write_atomically(path, text.encode("utf-8"))
+    except OSError as err:
+        raise TagMapError(f"{path}: cannot write the tag map: {err.strerror or err}") from None
 
 
 def _toml_string(text: str) -> str:

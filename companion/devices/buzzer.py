@@ -74,6 +74,20 @@ def _crossed(before_ns: int, after_ns: int, threshold_ns: int) -> bool:
     return before_ns >= threshold_ns > after_ns
 
 
+class BeepPlan:
+    """Follows a clock's displays one after another and says which beep to sound now: one
+    sounder plays one beep at a time, so the most important of those due."""
+
+    def __init__(self, settings: ClockConfig) -> None:
+        self._settings = settings
+        self._previous: ClockDisplay | None = None
+
+    def next(self, display: ClockDisplay) -> Beep | None:
+        due = beeps_due(self._previous, display, self._settings)
+        self._previous = display
+        return due[0] if due else None
+
+
 class ClockBuzzer(Closing):
     """An active buzzer on a GPIO pin (gpiozero Buzzer), sounding the beeps that fall due.
 
@@ -85,16 +99,13 @@ class ClockBuzzer(Closing):
         from gpiozero import Buzzer  # lazily: `companion` imports on machines without GPIO
 
         self._buzzer: Any = Buzzer(pin, pin_factory=pin_factory)
-        self._settings = settings
-        self._previous: ClockDisplay | None = None
+        self._plan = BeepPlan(settings)
 
     def update(self, display: ClockDisplay) -> Beep | None:
         """Compares with the display of the last call; returns the beep it started, if any."""
-        due = beeps_due(self._previous, display, self._settings)
-        self._previous = display
-        if not due:
+        beep = self._plan.next(display)
+        if beep is None:
             return None
-        beep = due[0]
         # background=True: update() is called from the display loop, which must not wait.
         self._buzzer.beep(on_time=beep.duration_s, off_time=0, n=1, background=True)
         return beep
@@ -111,18 +122,15 @@ class TerminalBell:
     """The buzzer's simulated twin: the terminal bell (BEL), with the same `update`."""
 
     def __init__(self, settings: ClockConfig, stream: TextIO | None = None) -> None:
-        self._settings = settings
+        self._plan = BeepPlan(settings)
         self._stream = sys.stdout if stream is None else stream
-        self._previous: ClockDisplay | None = None
 
     def update(self, display: ClockDisplay) -> Beep | None:
-        due = beeps_due(self._previous, display, self._settings)
-        self._previous = display
-        if not due:
-            return None
-        self._stream.write("\a")
-        self._stream.flush()
-        return due[0]
+        beep = self._plan.next(display)
+        if beep is not None:
+            self._stream.write("\a")
+            self._stream.flush()
+        return beep
 
     def close(self) -> None:
         """Nothing to release; here so either buzzer can be closed alike."""

@@ -12,10 +12,8 @@ labels. See docs/cards.md for paper, duplex and cutting.
 
 from __future__ import annotations
 
-import contextlib
 import io
 import os
-import secrets
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +26,7 @@ from reportlab.pdfgen.canvas import Canvas
 from companion.decks.enroll import cards_in_quadrants
 from companion.decks.model import QUADRANT_CORNERS, Card, Deck
 from companion.errors import UserError
+from companion.files import write_atomically
 from companion.printing.fonts import Fonts, Labelled, choose_fonts
 from companion.printing.layout import (
     MM,
@@ -402,17 +401,7 @@ def _check_writable(out: Path) -> None:
 
 
 def _write_atomically(path: Path, data: bytes) -> None:
-    """A temp file beside `path` (created with the usual permissions), synced, renamed over."""
-    temp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
-        with open(temp, "xb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temp, path)
-    except BaseException as err:  # Ctrl-C too: never leave the temp file behind
-        with contextlib.suppress(OSError):
-            temp.unlink()
-        if isinstance(err, OSError):
-            raise UserError(f"cannot write {path}: {err.strerror or err}") from None
-        raise
+        write_atomically(path, data)
+    except OSError as err:
+        raise UserError(f"cannot write {path}: {err.strerror or err}") from None

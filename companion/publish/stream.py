@@ -82,35 +82,8 @@ def narrator_for(engine: GameEngine[Any], state: Any) -> Narrator:
 
 
 def spectator_view(engine: GameEngine[Any], state: Any) -> dict[str, Any]:
-    """engine.view(state, "spectator"), with MemWars' scores made public (see below)."""
-    view = engine.view(state, "spectator")
-    if engine.name == "memwars":
-        view = _memwars_public_scores(state, view)
-    return view
-
-
-def _memwars_public_scores(state: Any, view: dict[str, Any]) -> dict[str, Any]:
-    """While a claim waits for a challenge, the claimant holds the place but its counters
-    are still face down; the view's `scores` count them anyway (scoring.place_score takes
-    every counter of a held place), which would give their values away. Until the engine
-    counts only face-up counters, the stream scores such places without them."""
-    from dataclasses import replace
-
-    from companion.games.memwars.scoring import score
-
-    hidden = [
-        number
-        for number, place in enumerate(state.places)
-        if place.holder >= 0 and any(not counter.face_up for counter in place.counters)
-    ]
-    if not hidden:
-        return view
-    places = list(state.places)
-    for number in hidden:
-        places[number] = replace(
-            places[number], counters=tuple(c for c in places[number].counters if c.face_up)
-        )
-    return {**view, "scores": score(replace(state, places=tuple(places))).to_dict()}
+    """What the stream shows: the engine's spectator view, hidden information removed."""
+    return engine.view(state, "spectator")
 
 
 def names_in(view: Mapping[str, Any]) -> list[str]:

@@ -36,10 +36,12 @@ WRITE_TIMEOUT_S = 2.0
 RAW_CHUNK = 4096
 
 
-class _Emulator(Closing):
+class Emulator(Closing):
     """The thread, the port and its reopening; subclasses say what one step does."""
 
     baudrate = 9600
+    poll_s = POLL_S
+    """How long a read waits: how late the emulator may answer or notice a failing port."""
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -50,6 +52,7 @@ class _Emulator(Closing):
         self._wake = threading.Event()
         self.reopens = 0
         self._open()  # a path that does not exist fails here, in the caller
+        self._before_thread()
         self._thread = threading.Thread(
             target=self._run, name=f"{type(self).__name__} {path}", daemon=True
         )
@@ -68,11 +71,12 @@ class _Emulator(Closing):
         if self._thread.is_alive() and self._thread is not threading.current_thread():
             self._thread.join()
         with self._lock:
-            port, self._port = self._port, None
-        if port is not None:
-            port.close()
+            self._drop_port()
 
     # ---- for subclasses ----------------------------------------------------------------------
+
+    def _before_thread(self) -> None:
+        """What the device does as soon as its port is open, before its loop starts."""
 
     def _step(self, port: Any) -> None:
         """One round of the thread's loop, with an open port."""
@@ -116,7 +120,7 @@ class _Emulator(Closing):
 
     def _open(self) -> None:
         port = serial.Serial(
-            self.path, self.baudrate, timeout=POLL_S, write_timeout=WRITE_TIMEOUT_S
+            self.path, self.baudrate, timeout=self.poll_s, write_timeout=WRITE_TIMEOUT_S
         )
         with self._lock:
             self._port = port
@@ -128,7 +132,7 @@ class _Emulator(Closing):
                 port.close()
 
 
-class Rdm6300Emulator(_Emulator):
+class Rdm6300Emulator(Emulator):
     """An RDM6300: while a tag is present, its frame goes out at once and then every
     `repeat_s`. Bytes from the host are read and ignored (the module has no input)."""
 
@@ -175,7 +179,7 @@ FIRMWARE_VERSION = bytes([0x03, 0x32, 0x01, 0x06, 0x07])
 ERROR_FRAME = b"\x00\x00\xff\x01\xff\x7f\x81\x00"
 
 
-class Pn532Emulator(_Emulator):
+class Pn532Emulator(Emulator):
     """A PN532 in HSU mode: ACK and answer each valid command frame from the host.
 
     It knows SAMConfiguration, RFConfiguration, GetFirmwareVersion and

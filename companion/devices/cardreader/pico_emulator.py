@@ -23,23 +23,23 @@ opens it again as soon as it is back, as a board that stays powered would.
 
 from __future__ import annotations
 
-import contextlib
-import threading
 import time
 from typing import Any
 
 import serial
 
 from companion.devices.cardreader import picowire as wire
-from companion.devices.closing import Closing
+from companion.devices.cardreader.emulators import Emulator
 
-POLL_S = 0.002
 WRITE_TIMEOUT_S = 2.0
 FIRMWARE = (1, 0, 0)
 DEFAULT_BOOT_US = 12_345_000
 
 
-class PicoEmulator(Closing):
+class PicoEmulator(Emulator):
+    baudrate = 115200
+    poll_s = 0.002
+
     def __init__(
         self,
         path: str,
@@ -54,14 +54,9 @@ class PicoEmulator(Closing):
     ) -> None:
         if heartbeat_s <= 0 or refresh_s <= 0:
             raise ValueError("heartbeat_s and refresh_s must be more than 0")
-        self.path = path
         self.heartbeat_s = heartbeat_s
         self.refresh_s = refresh_s
         self._info = wire.Hello(wire.VERSION, firmware, wire.READER_MFRC522, buttons, leds, buzzer)
-        self._lock = threading.RLock()
-        self._stop = threading.Event()
-        self._port: Any = None
-        self.reopens = 0
         self.received: list[wire.Message] = []
         """Every host command that arrived intact (retries too), in order."""
         self.beeps: list[tuple[int, int]] = []
@@ -73,10 +68,7 @@ class PicoEmulator(Closing):
         self._corrupt = 0
         self._ignore = 0
         self._boot(boot_us)
-        self._open()  # a path that does not exist fails here, in the caller
-        self._send_boot_hello()
-        self._thread = threading.Thread(target=self._run, name=f"PicoEmulator {path}", daemon=True)
-        self._thread.start()
+        super().__init__(path)  # opens the port, says hello, starts the board's loop
 
     # ---- the board's state ---------------------------------------------------------------
 
@@ -139,7 +131,7 @@ class PicoEmulator(Closing):
         """A fresh boot: sequence numbers and uptime from 0, outputs off, no card, HELLO."""
         with self._lock:
             self._boot(boot_us)
-            self._send_boot_hello()
+            self._say_hello()
 
     # ---- test hooks --------------------------------------------------------------------
 
@@ -158,17 +150,12 @@ class PicoEmulator(Closing):
         with self._lock:
             self._write(data)
 
-    def close(self) -> None:
-        """Stops the thread and closes the port. Safe to call more than once."""
-        self._stop.set()
-        if self._thread.is_alive() and self._thread is not threading.current_thread():
-            self._thread.join()
-        with self._lock:
-            self._drop_port()
-
     # ---- the wire ----------------------------------------------------------------------
 
-    def _send_boot_hello(self) -> None:
+    def _before_thread(self) -> None:
+        self._say_hello()  # a board announces itself as it boots
+
+    def _say_hello(self) -> None:
         self._write_frame(self.session.hello(self.uptime_us()))
 
     def _write_frame(self, frames: bytes) -> None:
@@ -185,7 +172,8 @@ class PicoEmulator(Closing):
             frames = wire.stuff(bytes(body)) + frames[closing + 1 :]
         self._write(frames)
 
-    def _write(self, data: bytes) -> None:
+    def _write(self, data: bytes, *, wait_s: float = 0.0) -> None:
+        # Unlike the other modules, a board's bytes are not retried: lost, as on a wire.
         port = self._port
         if port is None:
             return  # unplugged: the bytes are lost, as on a wire
@@ -196,35 +184,7 @@ class PicoEmulator(Closing):
         except (serial.SerialException, OSError):
             self._drop_port()
 
-    def _drop_port(self) -> None:
-        port, self._port = self._port, None
-        if port is not None:
-            with contextlib.suppress(serial.SerialException, OSError):
-                port.close()
-
-    def _open(self) -> None:
-        port = serial.Serial(self.path, 115200, timeout=POLL_S, write_timeout=WRITE_TIMEOUT_S)
-        with self._lock:
-            self._port = port
-
     # ---- the thread ----------------------------------------------------------------------
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            port = self._port
-            if port is None:
-                try:
-                    self._open()
-                    self.reopens += 1
-                except (serial.SerialException, OSError):
-                    self._stop.wait(0.02)
-                continue
-            try:
-                self._step(port)
-            except (serial.SerialException, OSError):
-                with self._lock:
-                    if self._port is port:
-                        self._drop_port()
 
     def _step(self, port: Any) -> None:
         data = port.read(port.in_waiting or 1)
