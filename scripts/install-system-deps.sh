@@ -11,6 +11,10 @@ command -v socat >/dev/null || need+=(socat)
 { command -v mosquitto || [ -x /usr/sbin/mosquitto ]; } >/dev/null || need+=(mosquitto)
 command -v mosquitto_sub >/dev/null || need+=(mosquitto-clients)
 command -v chromium >/dev/null || need+=(chromium)
+# OpenCV's wheel links against libGL and GLib; the board's type is DejaVu Sans.
+ldconfig -p 2>/dev/null | grep -q 'libGL.so.1' || need+=(libgl1)
+ldconfig -p 2>/dev/null | grep -q 'libglib-2.0.so.0' || need+=(libglib2.0-0)
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 
 if ((${#need[@]} == 0)); then
   exit 0

@@ -1,0 +1,98 @@
+"""What the camera made of one frame, and what the temporal filter commits.
+
+    reading.zones["17"].crystals      # ('blue', 'yellow'): a multiset of colour names, sorted
+    reading.zones["17"].confidence    # 0..1
+    reading.zones["diamond-2"]        # a quadrant claim diamond reads like a place
+    reading.hands                     # True while something covers the board
+    reading.registration.markers_seen # how many fiducials were found
+
+Colour names are the calibration's (`red`, `blue`, `challenge`, ...). A zone is `occluded`
+when the reader could not see it this frame; its crystals are then not to be trusted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneReading:
+    key: str
+    crystals: tuple[str, ...] = ()
+    """Colour names of the crystals on the zone, sorted; () when empty."""
+    confidence: float = 1.0
+    counters: tuple[int | None, ...] = ()
+    """Topology counters seen on the zone: their values, None for a face-down counter."""
+    occluded: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "crystals": list(self.crystals),
+            "confidence": round(self.confidence, 3),
+            "counters": [("face-down" if v is None else v) for v in self.counters],
+            "occluded": self.occluded,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Registration:
+    markers_seen: int
+    markers_total: int
+    error_mm: float
+    """Root-mean-square distance between where the markers were seen and where the fitted
+    board puts them, in board millimetres."""
+    held: bool = False
+    """True when too few markers were seen and the last good registration was kept."""
+    north: str = "top"
+    """The edge of the picture the board's North faces: top, right, bottom or left."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "markers_seen": self.markers_seen,
+            "markers_total": self.markers_total,
+            "error_mm": round(self.error_mm, 2),
+            "held": self.held,
+            "north": self.north,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class BoardReading:
+    zones: dict[str, ZoneReading] = field(default_factory=dict)
+    hands: bool = False
+    registration: Registration | None = None
+    """None when the board was not found at all (and no earlier registration was held)."""
+    t_ns: int = 0
+
+    @property
+    def found(self) -> bool:
+        return self.registration is not None
+
+    def crystals(self) -> dict[str, tuple[str, ...]]:
+        """Zone key -> crystals, for the zones that hold any."""
+        return {key: z.crystals for key, z in self.zones.items() if z.crystals}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "found": self.found,
+            "hands": self.hands,
+            "registration": None if self.registration is None else self.registration.to_dict(),
+            "zones": {key: zone.to_dict() for key, zone in self.zones.items()},
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneChange:
+    key: str
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BoardObservation:
+    """Changes the temporal filter has seen hold still long enough to commit."""
+
+    changes: tuple[ZoneChange, ...]
+    t_ns: int
+    """When the new contents were first seen (not when they were committed)."""
