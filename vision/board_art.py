@@ -78,6 +78,12 @@ def draw_board(
         side = round(marker.size * px_per_mm)
         art = cv2.aruco.generateImageMarker(dictionary, marker.id, side)
         left, top = px(marker.corners()[0])
+        # A line drawn up to a marker's edge merges with its black border once the camera
+        # blurs it, and the marker is lost: keep one module of white all round.
+        quiet = round(marker.size / (dictionary.markerSize + 2) * px_per_mm)
+        rows = slice(max(0, top - quiet), top + side + quiet)
+        columns = slice(max(0, left - quiet), left + side + quiet)
+        image[rows, columns] = 255
         image[top : top + side, left : left + side] = art[:, :, None]
     return _draw_texts(image, board, px_per_mm, quadrant_names, title)
 

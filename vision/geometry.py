@@ -126,7 +126,7 @@ class Board:
         """Every place, then every claim diamond, in that order."""
         places = tuple(Zone(str(p.number), p.centre, self.zone_radius) for p in self.places)
         diamonds = tuple(
-            Zone(f"diamond-{d.quadrant}", d.centre, d.radius * 0.75) for d in self.diamonds
+            Zone(f"diamond-{d.quadrant}", d.centre, d.radius * 0.6) for d in self.diamonds
         )
         return places + diamonds
 
@@ -190,7 +190,7 @@ def _board(data: dict[str, Any], source: str) -> Board:
             for d in data.get("diamonds", [])
         ),
         deck=Rect(*(float(data["deck"][k]) for k in ("left", "top", "width", "height"))),
-        paper=tuple(_point(p, "paper") for p in data.get("paper", [])),
+        paper=tuple(_point(p, "paper.points") for p in data.get("paper", {}).get("points", [])),
         source=source,
     )
     _check(board)

@@ -1,0 +1,198 @@
+"""The calibration procedure: frames of the board with the plan's crystals -> Calibration.
+
+plan = calibration_plan(("red", "blue", "yellow"))
+result = calibrate(board, frames, plan, roles={"side-1": "red", "side-2": "blue",
+                                               "challenge": "yellow"})
+if result.problems: print("\\n".join(result.problems))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.calibration import (
+    Calibration,
+    CalibrationResult,
+    calibrated_at,
+    core_samples,
+    crystal_pixels,
+)
+from vision.colours import FIRST_COLOUR, ClassTable, ColourModel, features
+from vision.geometry import Board
+from vision.measure import Measured, Measurer
+from vision.reader import BoardReader
+
+Image = NDArray[np.uint8]
+
+CONFUSED = 0.15
+"""The share of one colour's pixels taken for another that makes the two 'alike'."""
+
+
+def calibrate(
+    board: Board,
+    frames: Iterable[Image],
+    plan: Mapping[str, tuple[int, ...]],
+    roles: Mapping[str, str] | None = None,
+    board_file: str = "",
+) -> CalibrationResult:
+    measurer = Measurer(board)
+    keys = [zone.key for zone in measurer.sampler.zones]
+    measured: list[tuple[Image, Measured]] = []
+    problems: list[str] = []
+    for image in frames:
+        result = measurer.measure(image)
+        if result is None:
+            problems.append("the board was not found in a frame: are the markers in view?")
+        elif result.white is None:
+            problems.append("too little bare paper was seen in a frame: clear the board")
+        else:
+            measured.append((image, result))
+    if not measured:
+        return _failed(board_file, roles, problems or ["no frames to calibrate from"])
+
+    samples: dict[str, list[NDArray[np.float64]]] = {name: [] for name in plan}
+    areas: dict[str, list[int]] = {name: [] for name in plan}
+    found: dict[str, list[int]] = {name: [] for name in plan}
+    for _image, result in measured:
+        feature = features(result.reflectance)
+        for name, places in plan.items():
+            for place in places:
+                index = keys.index(str(place))
+                blob = crystal_pixels(result.reflectance[index], measurer.sampler.masks[index])
+                if blob.sum() < 0.2 * _crystal_pixels(board, measurer.sampler.mm_per_px):
+                    continue
+                samples[name].append(core_samples(feature[index], blob))
+                areas[name].append(int(blob.sum()))
+                if place not in found[name]:
+                    found[name].append(place)
+    models = []
+    for name, places in plan.items():
+        missing = [p for p in places if p not in found[name]]
+        if missing:
+            where = " and ".join(str(p) for p in missing)
+            problems.append(f"no {name} crystal was seen on place {where}")
+        if not samples[name]:
+            continue
+        pixels = np.concatenate(samples[name])
+        models.append(ColourModel.fit(name, pixels, float(np.median(areas[name]))))
+    models = _with_read_areas(models, measured, plan, keys, measurer)
+    first = measured[0][1]
+    height, width = measured[0][0].shape[:2]
+    calibration = Calibration(
+        board_file=board_file,
+        colours=tuple(models),
+        roles=dict(roles or {}),
+        north=first.fit.registration.north,
+        image_size=(width, height),
+        created=calibrated_at(),
+    )
+    if models:
+        problems.extend(_check(calibration, board, measured, plan))
+    return CalibrationResult(
+        calibration, tuple(dict.fromkeys(problems)), {k: tuple(v) for k, v in found.items()}
+    )
+
+
+def _with_read_areas(
+    models: list[ColourModel],
+    measured: list[tuple[Image, Measured]],
+    plan: Mapping[str, tuple[int, ...]],
+    keys: list[str],
+    measurer: Measurer,
+) -> list[ColourModel]:
+    """Each colour's area as the reader will count it: its class's pixels in the zone.
+
+    The blob found first includes the crystal's rim and shaded faces, which the reader
+    does not count as the colour; dividing by the blob's area would undercount."""
+    table = ClassTable(models)
+    result = []
+    for number, model in enumerate(models):
+        counts = []
+        for _image, item in measured:
+            for place in plan.get(model.name, ()):
+                index = keys.index(str(place))
+                classes = table.lookup(item.reflectance[index])
+                counts.append(
+                    int(((classes == FIRST_COLOUR + number) & measurer.sampler.masks[index]).sum())
+                )
+        positive = [c for c in counts if c > 0]
+        area = float(np.median(positive)) if positive else model.area
+        result.append(replace(model, area=area))
+    return result
+
+
+def _crystal_pixels(board: Board, mm_per_px: float) -> float:
+    return float(np.pi * (board.crystal_diameter / 2 / mm_per_px) ** 2)
+
+
+def _check(
+    calibration: Calibration,
+    board: Board,
+    measured: list[tuple[Image, Measured]],
+    plan: Mapping[str, tuple[int, ...]],
+) -> list[str]:
+    """Read the calibration frames back: each plan place its colour, the rest empty."""
+    reader = BoardReader(calibration, board)
+    expected = {str(p): name for name, places in plan.items() for p in places}
+    problems = []
+    confusions = _confusions(reader, calibration, measured, plan)
+    for (a, b), share in confusions.items():
+        problems.append(
+            f"{a} and {b} look alike under this light ({share:.0%} of {a} read as {b}):"
+            " use crystals of more different colours, or better light"
+        )
+    for image, _result in measured:
+        reading = reader.read(image)
+        for key, zone in reading.zones.items():
+            want = (expected[key],) if key in expected else ()
+            if zone.occluded or zone.crystals == want:
+                continue
+            if not want:
+                names = " and ".join(sorted(set(zone.crystals)))
+                problems.append(
+                    f"empty place {key} reads as {names}: {names} cannot be told from the bare"
+                    " board (glare, shadow or a colour too close to the paper or print)"
+                )
+            else:
+                seen = " and ".join(zone.crystals) or "empty"
+                problems.append(f"place {key} should read {want[0]} but reads {seen}")
+    return problems
+
+
+def _confusions(
+    reader: BoardReader,
+    calibration: Calibration,
+    measured: list[tuple[Image, Measured]],
+    plan: Mapping[str, tuple[int, ...]],
+) -> dict[tuple[str, str], float]:
+    keys = [zone.key for zone in reader.measurer.sampler.zones]
+    names = [model.name for model in calibration.colours]
+    tally = np.zeros((len(names), len(names)), np.int64)
+    for _image, result in measured:
+        for row, name in enumerate(names):
+            for place in plan.get(name, ()):
+                index = keys.index(str(place))
+                blob = crystal_pixels(
+                    result.reflectance[index], reader.measurer.sampler.masks[index]
+                )
+                classes = reader.table.lookup(result.reflectance[index][blob])
+                for column in range(len(names)):
+                    tally[row, column] += int((classes == 3 + column).sum())
+    confused = {}
+    for row, a in enumerate(names):
+        total = tally[row].sum()
+        for column, b in enumerate(names):
+            if row != column and total and tally[row, column] / total > CONFUSED:
+                confused[(a, b)] = float(tally[row, column] / total)
+    return confused
+
+
+def _failed(
+    board_file: str, roles: Mapping[str, str] | None, problems: list[str]
+) -> CalibrationResult:
+    empty = Calibration(board_file=board_file, colours=(), roles=dict(roles or {}))
+    return CalibrationResult(empty, tuple(problems), {})

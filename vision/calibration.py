@@ -1,0 +1,180 @@
+"""Learning the crystals' colours, and checking they can be told apart.
+
+The user lays the board out empty, then puts one crystal of each colour on the places the
+plan names (two places per colour, far apart, so the light's variation over the board is
+learnt too). From a frame (or several) of that, each colour's pixels give a model; then
+every zone of the same frames is read back with the models: each calibration place must
+read its own colour, every other place must read empty, and no colour may be mistaken for
+another. Whatever fails is said in words a player understands.
+
+    plan = calibration_plan(("red", "blue", "yellow"))   # {'red': (13, 88), ...}
+    result = calibrate(board, frames, plan, roles={"side-1": "red", ...})  # vision.calibrate
+    result.problems            # () when every check passed
+    result.calibration.save(path)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from companion.errors import UserError
+from companion.files import write_atomically
+from vision.colours import NEUTRAL_CHROMA, ColourModel, chroma_distance, features
+from vision.geometry import Board, load_board
+
+FORMAT = "companion-vision-calibration"
+VERSION = 1
+
+PLAN_PLACES = (13, 88, 38, 63, 1, 100, 26, 75, 7, 94, 51, 32, 19, 57, 44, 82)
+"""Places for the calibration crystals, taken two at a time: far apart, spread over the
+quadrants and the board's edges as well as its middle."""
+
+MAX_COLOURS = len(PLAN_PLACES) // 2
+
+
+def calibration_plan(colours: Sequence[str]) -> dict[str, tuple[int, int]]:
+    if not colours:
+        raise UserError("name at least one crystal colour to calibrate")
+    if len(set(colours)) != len(colours):
+        raise UserError("each crystal colour may be named once")
+    if len(colours) > MAX_COLOURS:
+        raise UserError(f"at most {MAX_COLOURS} crystal colours can be calibrated at once")
+    for name in colours:
+        if not name or not name.replace("-", "").replace("_", "").isalnum():
+            raise UserError(f"{name!r} is not a colour name: use letters, digits, - and _")
+    return {name: (PLAN_PLACES[2 * i], PLAN_PLACES[2 * i + 1]) for i, name in enumerate(colours)}
+
+
+@dataclass(frozen=True, slots=True)
+class Calibration:
+    board_file: str
+    """The board description this calibration was made with (a path, or '' for the
+    packaged MemWars board)."""
+    colours: tuple[ColourModel, ...]
+    roles: Mapping[str, str] = field(default_factory=dict)
+    """What each colour stands for in the game: 'side-1' -> 'red', 'challenge' -> 'yellow'."""
+    north: str = "top"
+    image_size: tuple[int, int] = (1280, 720)
+    created: str = ""
+
+    def colour(self, name: str) -> ColourModel:
+        for model in self.colours:
+            if model.name == name:
+                return model
+        raise KeyError(name)
+
+    def load_board(self) -> Board:
+        return load_board(self.board_file or None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "created": self.created,
+            "board_file": self.board_file,
+            "north": self.north,
+            "image_size": list(self.image_size),
+            "roles": dict(self.roles),
+            "colours": [
+                {
+                    "name": m.name,
+                    "mean": list(m.mean),
+                    "covariance": [list(row) for row in m.covariance],
+                    "area": m.area,
+                }
+                for m in self.colours
+            ],
+        }
+
+    def save(self, path: Path) -> None:
+        write_atomically(path, (json.dumps(self.to_dict(), indent=2) + "\n").encode())
+
+    @classmethod
+    def load(cls, path: Path) -> Calibration:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise UserError("no such calibration file", where=str(path)) from None
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise UserError(f"not a calibration file: {error}", where=str(path)) from None
+        try:
+            return cls.from_dict(data)
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            raise UserError(f"not a calibration file: {error!r}", where=str(path)) from None
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Calibration:
+        if data.get("format") != FORMAT:
+            raise ValueError(f"format is not {FORMAT!r}")
+        if data.get("version") != VERSION:
+            raise ValueError(f"version {data.get('version')!r} is not {VERSION}")
+        colours = []
+        for item in data["colours"]:
+            mean = tuple(float(v) for v in item["mean"])
+            covariance = tuple(tuple(float(v) for v in row) for row in item["covariance"])
+            if len(mean) != 3 or len(covariance) != 3 or any(len(r) != 3 for r in covariance):
+                raise ValueError("a colour needs a 3-value mean and a 3 x 3 covariance")
+            if np.linalg.det(np.array(covariance)) <= 0:
+                raise ValueError(f"colour {item['name']!r} has a singular covariance")
+            colours.append(
+                ColourModel(str(item["name"]), mean, covariance, float(item["area"]))  # type: ignore[arg-type]
+            )
+        if not colours:
+            raise ValueError("no colours")
+        width, height = (int(v) for v in data["image_size"])
+        return cls(
+            board_file=str(data.get("board_file", "")),
+            colours=tuple(colours),
+            roles={str(k): str(v) for k, v in dict(data.get("roles", {})).items()},
+            north=str(data.get("north", "top")),
+            image_size=(width, height),
+            created=str(data.get("created", "")),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CalibrationResult:
+    calibration: Calibration
+    problems: tuple[str, ...]
+    """What failed the checks, each a sentence; () when the calibration is sound."""
+    found: Mapping[str, tuple[int, ...]]
+    """Colour -> the calibration places where a crystal of it was found."""
+
+
+def crystal_pixels(reflectance: NDArray[np.float64], mask: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """The biggest blob of non-paper pixels in a zone: the crystal put there for calibration."""
+    feature = features(reflectance)
+    brightness = reflectance.mean(axis=-1)
+    coloured = (chroma_distance(feature) > NEUTRAL_CHROMA * 1.5) | (brightness < 0.3)
+    coloured &= mask
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(
+        coloured.astype(np.uint8), connectivity=8
+    )
+    if count <= 1:
+        return np.zeros_like(mask)
+    biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    return np.asarray(labels == biggest)
+
+
+def core_samples(feature: NDArray[np.float64], blob: NDArray[np.bool_]) -> NDArray[np.float64]:
+    """A blob's pixels without its rim, where crystal and paper blend."""
+    inner = cv2.erode(blob.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    chosen = inner if inner.sum() >= 6 else blob
+    samples = feature[chosen]
+    if len(samples) >= 10:
+        strength = chroma_distance(samples)
+        samples = samples[strength >= np.quantile(strength, 0.2)]
+    return np.asarray(samples, np.float64)
+
+
+def calibrated_at() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")

@@ -1,0 +1,173 @@
+"""Telling crystals from paper, whatever the light: the paper's own white is the reference.
+
+Every frame the bare paper points are measured and a smooth white field (a quadratic in
+board millimetres, per channel, fitted robustly so covered points drop out) is fitted; each
+zone's pixels are divided by the white at its centre. What is left is close to the
+material's reflectance: paper near 1 in every channel under dim or bright, warm or cold
+light, a red crystal high in red and low in the rest.
+
+Each pixel is then described by its chromaticity (how the three channels share the light)
+and its brightness, and looked up in a table of classes built once from the calibration:
+BACKGROUND (paper, its shadows and the grey print), BLACK (a counter's tile), UNKNOWN
+(coloured, but like no crystal: skin, a sleeve), or one of the calibrated colours.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+Floats = NDArray[np.floating[Any]]
+
+BACKGROUND = 0
+BLACK = 1
+UNKNOWN = 2
+FIRST_COLOUR = 3
+"""Class numbers: calibrated colour i is FIRST_COLOUR + i."""
+
+BINS = 40
+TOP = 1.6
+"""Reflectance is looked up in BINS steps per channel from 0 to TOP (glare saturates)."""
+
+NEUTRAL_CHROMA = 0.045
+"""How far from grey (in chromaticity) paper, print and shadows may drift."""
+BLACK_BELOW = 0.22
+"""Reflectance under which a grey pixel is a black tile rather than a shadow or print."""
+DARK_BELOW = 0.2
+"""Reflectance under which colour cannot be judged (noise and print edges dominate
+chromaticity): such pixels count as black unless they match a calibrated colour."""
+COLOUR_LIMIT = 4.5
+"""Mahalanobis distance beyond which a pixel is like no calibrated colour."""
+
+
+def features(reflectance: Floats) -> Floats:
+    """(..., 3) BGR reflectance -> (..., 3): chromaticity b, chromaticity r, log brightness."""
+    clipped = np.clip(reflectance, 1e-3, None)
+    total = clipped.sum(axis=-1)
+    chroma_b = clipped[..., 0] / total
+    chroma_r = clipped[..., 2] / total
+    brightness = np.log(total / 3)
+    return np.stack([chroma_b, chroma_r, brightness], axis=-1)
+
+
+def chroma_distance(feature: Floats) -> Floats:
+    """How far a pixel's chromaticity is from grey (1/3, 1/3)."""
+    return np.asarray(np.hypot(feature[..., 0] - 1 / 3, feature[..., 1] - 1 / 3), np.float64)
+
+
+@dataclass(frozen=True, slots=True)
+class ColourModel:
+    name: str
+    mean: tuple[float, float, float]
+    covariance: tuple[tuple[float, float, float], ...]
+    area: float
+    """Pixels one crystal of this colour covers in a zone patch, as calibrated."""
+
+    @classmethod
+    def fit(cls, name: str, samples: Floats, area: float) -> ColourModel:
+        mean = samples.mean(axis=0)
+        covariance = np.cov(samples.T) + np.diag([2e-5, 2e-5, 4e-3])
+        return cls(
+            name,
+            (float(mean[0]), float(mean[1]), float(mean[2])),
+            tuple((float(row[0]), float(row[1]), float(row[2])) for row in covariance),
+            float(area),
+        )
+
+    def distance(self, feature: Floats) -> Floats:
+        inverse = np.linalg.inv(np.array(self.covariance))
+        delta = feature - np.array(self.mean)
+        squared = np.einsum("...i,ij,...j->...", delta, inverse, delta)
+        return np.asarray(np.sqrt(np.maximum(squared, 0)), np.float64)
+
+
+def classify(reflectance: Floats, colours: Sequence[ColourModel]) -> NDArray[np.uint8]:
+    """The class of each pixel, straight from the rules (the table is built from this)."""
+    feature = features(reflectance)
+    grey = chroma_distance(feature) < NEUTRAL_CHROMA
+    brightness = reflectance.mean(axis=-1)
+    classes = np.full(reflectance.shape[:-1], UNKNOWN, np.uint8)
+    if colours:
+        distances = np.stack([model.distance(feature) for model in colours])
+        nearest = distances.argmin(axis=0)
+        close = distances.min(axis=0) < COLOUR_LIMIT
+        classes[close] = (FIRST_COLOUR + nearest[close]).astype(np.uint8)
+    else:
+        close = np.zeros(classes.shape, bool)
+    background = grey & (brightness >= BLACK_BELOW) & ~close
+    classes[background] = BACKGROUND
+    black = ((grey & (brightness < BLACK_BELOW)) | (brightness < DARK_BELOW)) & ~close
+    classes[black] = BLACK
+    return classes
+
+
+class ClassTable:
+    """classify() for every reflectance cell, so a frame costs one table look-up per pixel."""
+
+    def __init__(self, colours: Sequence[ColourModel]) -> None:
+        centres = (np.arange(BINS) + 0.5) * (TOP / BINS)
+        b, g, r = np.meshgrid(centres, centres, centres, indexing="ij")
+        cells = np.stack([b, g, r], axis=-1)
+        self.table = classify(cells, colours).reshape(-1)
+        self.colours = tuple(colours)
+
+    def lookup(self, reflectance: Floats) -> NDArray[np.uint8]:
+        index = np.clip((reflectance * (BINS / TOP)).astype(np.int32), 0, BINS - 1)
+        flat = (index[..., 0] * BINS + index[..., 1]) * BINS + index[..., 2]
+        return np.asarray(self.table[flat], np.uint8)
+
+
+@dataclass(frozen=True, slots=True)
+class WhiteField:
+    """The paper's colour across the board: a quadratic in board millimetres per channel."""
+
+    coefficients: Floats
+    """(6, 3): terms 1, x, y, xx, xy, yy; x and y scaled to about -1..1."""
+    scale: tuple[float, float, float, float]
+    inliers: NDArray[np.bool_]
+    """Which paper points the fit kept (the others were covered or in deep shadow)."""
+
+    def at(self, points: Floats) -> Floats:
+        return np.asarray(_terms(points, self.scale) @ self.coefficients, np.float64)
+
+
+def _terms(points: Floats, scale: tuple[float, float, float, float]) -> Floats:
+    x = (points[:, 0] - scale[0]) / scale[1]
+    y = (points[:, 1] - scale[2]) / scale[3]
+    return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1)
+
+
+def fit_white(points: Floats, values: Floats, usable: NDArray[np.bool_]) -> WhiteField | None:
+    """Fit the white field to paper points' median colours, dropping the covered ones.
+
+    A point counts as covered when its colour is not grey or is far darker or lighter than
+    the fit around it; the fit is redone without such points. None when too few are left."""
+    scale = (
+        float(points[:, 0].mean()),
+        float(np.ptp(points[:, 0]) / 2 or 1),
+        float(points[:, 1].mean()),
+        float(np.ptp(points[:, 1]) / 2 or 1),
+    )
+    terms = _terms(points, scale)
+    keep = usable & (values.min(axis=1) > 8)
+    feature = features(values)
+    keep &= chroma_distance(feature) < 0.08
+    coefficients = np.zeros((6, 3))
+    for _round in range(4):
+        if keep.sum() < 12:
+            return None
+        coefficients, *_ = np.linalg.lstsq(terms[keep], values[keep], rcond=None)
+        predicted = np.maximum(terms @ coefficients, 1.0)
+        ratio = values / predicted
+        grey = chroma_distance(features(ratio)) < NEUTRAL_CHROMA
+        level = ratio.mean(axis=1)
+        # Dark outliers are cut harder than light ones: covers darken, glare lightens.
+        keep_next = usable & grey & (level > 0.8) & (level < 1.25)
+        if np.array_equal(keep_next, keep):
+            break
+        keep = keep_next
+    return WhiteField(coefficients, scale, keep)

@@ -1,0 +1,172 @@
+"""Everything about a shot that is not the game: camera, table, light, sensor and codec.
+
+    Conditions.easy()                                  # top-down, even light, clean sensor
+    random_conditions(rng)                             # anything a living room might offer
+    random_conditions(rng, tilt=45.0, brightness=0.3)  # ... with some values pinned
+
+Positions on the table (shadows, glare) are board millimetres, like the board file.
+Angles are degrees. A Conditions is a plain value: equal conditions film equal pictures.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from vision.geometry import Point
+
+TABLES = ("oak", "walnut", "grey-laminate", "black-cloth", "green-felt", "pine")
+"""The table tops the board may lie on (none of them white, so the sheet's edge shows)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CastShadow:
+    """The soft shadow of something off the board: a lamp arm, a shoulder, a mug."""
+
+    centre: Point
+    size: tuple[float, float]
+    """Semi-axes of the ellipse, millimetres."""
+    angle: float
+    darkness: float
+    """How much of the light it takes away in its core, 0..1."""
+    softness: float
+    """Width of the blurred edge, millimetres."""
+
+
+@dataclass(frozen=True, slots=True)
+class Glare:
+    """The light source mirrored in the semi-gloss paper: a large soft bright patch."""
+
+    centre: Point
+    radius: float
+    strength: float
+    """Added light at the centre, as a fraction of the paper's white."""
+
+
+@dataclass(frozen=True, slots=True)
+class Conditions:
+    size: tuple[int, int] = (1280, 720)
+    """Image width and height, pixels."""
+
+    # The camera.
+    tilt: float = 0.0
+    """From looking straight down, 0..45."""
+    azimuth: float = 0.0
+    """Which side the camera looks from: 0 South (the board upright in the picture), 90 East,
+    180 North, 270 West."""
+    roll: float = 0.0
+    """Rotation about the lens axis."""
+    fov: float = 62.0
+    """Horizontal field of view."""
+    fill: float = 0.88
+    """The sheet's extent as a fraction of the picture; sets the camera's distance."""
+    aim: tuple[float, float] = (0.0, 0.0)
+    """Where the camera points, millimetres from the board's centre on the table."""
+
+    # The board on the table.
+    board_offset: tuple[float, float] = (0.0, 0.0)
+    """How far the sheet was nudged from where the camera was set up, millimetres."""
+    board_rotation: float = 0.0
+    table: str = "walnut"
+
+    # The light.
+    brightness: float = 1.0
+    """Exposure, linear: 0.25 dim .. 1.6 bright (the paper starts clipping above about 1.2)."""
+    colour_temperature: float = 5000.0
+    """Of the light, kelvin; the camera is balanced for 5000 K and corrects only part of
+    the difference, so 2700 K looks orange and 6500 K blue."""
+    gradient: float = 0.0
+    """Illumination falling off across the board, 0 even .. 0.6 (one side 60 % brighter)."""
+    gradient_direction: float = 0.0
+    vignetting: float = 0.1
+    light_azimuth: float = 45.0
+    """Where the main light is, seen from the board: 0 towards the East edge, 90 South."""
+    light_elevation: float = 70.0
+    """Of the main light above the table; low light casts long shadows."""
+    light_size: float = 0.3
+    """Angular size of the light, radians: how blurred shadows get with height."""
+    shadows: tuple[CastShadow, ...] = ()
+    glare: Glare | None = None
+    shine: float = 0.5
+    """Strength of the specular highlights on crystals."""
+
+    # The sensor, lens and codec.
+    noise: float = 1.0
+    """Read noise, standard deviation in 8-bit levels."""
+    shot_noise: float = 0.01
+    """Photon noise: variance per level of signal."""
+    defocus: float = 0.6
+    """Gaussian blur sigma, pixels (a real lens and demosaicing never give less than ~0.5)."""
+    motion_blur: float = 0.0
+    """Length of the camera-shake streak, pixels."""
+    motion_angle: float = 0.0
+    sharpen: float = 0.0
+    """The camera's unsharp masking, 0..1: halos at edges."""
+    jpeg_quality: int = 95
+
+    @staticmethod
+    def easy() -> Conditions:
+        """Straight down, even neutral light, a clean sensor: the best case."""
+        return Conditions()
+
+    def replace(self, **changes: Any) -> Conditions:
+        return dataclasses.replace(self, **changes)
+
+
+def random_conditions(rng: np.random.Generator, **overrides: Any) -> Conditions:
+    """Conditions drawn across everything a living room might offer; `overrides` pin values."""
+    brightness = float(np.exp(rng.uniform(np.log(0.25), np.log(1.6))))
+    # The sensor's gain rises as the light falls, and its noise with it.
+    gain = max(1.0, 0.8 / brightness)
+    conditions = Conditions(
+        tilt=float(rng.uniform(0.0, 45.0) if rng.random() < 0.85 else 0.0),
+        azimuth=float(rng.choice([0.0, 90.0, 180.0, 270.0]) + rng.normal(0.0, 12.0)) % 360.0,
+        roll=float(rng.normal(0.0, 3.0)),
+        fov=float(rng.uniform(50.0, 80.0)),
+        fill=float(rng.uniform(0.72, 0.94)),
+        aim=(float(rng.normal(0.0, 10.0)), float(rng.normal(0.0, 10.0))),
+        board_offset=(float(rng.normal(0.0, 8.0)), float(rng.normal(0.0, 8.0))),
+        board_rotation=float(rng.normal(0.0, 2.5)),
+        table=str(rng.choice(TABLES)),
+        brightness=brightness,
+        colour_temperature=float(rng.uniform(2700.0, 6500.0)),
+        gradient=float(rng.uniform(0.0, 0.6)),
+        gradient_direction=float(rng.uniform(0.0, 360.0)),
+        vignetting=float(rng.uniform(0.0, 0.35)),
+        light_azimuth=float(rng.uniform(0.0, 360.0)),
+        light_elevation=float(rng.uniform(35.0, 85.0)),
+        light_size=float(rng.uniform(0.15, 0.6)),
+        shadows=tuple(_random_shadow(rng) for _ in range(rng.choice(4, p=[0.4, 0.3, 0.2, 0.1]))),
+        glare=_random_glare(rng) if rng.random() < 0.35 else None,
+        shine=float(rng.uniform(0.2, 1.0)),
+        noise=float(rng.uniform(0.5, 2.5) * gain),
+        shot_noise=float(rng.uniform(0.004, 0.03) * gain),
+        defocus=float(rng.uniform(0.5, 1.6) if rng.random() < 0.8 else rng.uniform(1.6, 2.6)),
+        motion_blur=float(rng.uniform(2.0, 8.0) if rng.random() < 0.15 else 0.0),
+        motion_angle=float(rng.uniform(0.0, 180.0)),
+        sharpen=float(rng.uniform(0.0, 0.8)),
+        jpeg_quality=int(rng.integers(50, 96)),
+    )
+    return conditions.replace(**overrides)
+
+
+def _random_shadow(rng: np.random.Generator) -> CastShadow:
+    # Centred anywhere from just off the sheet to over it; at least partly on the board.
+    return CastShadow(
+        centre=(float(rng.uniform(-60.0, 480.0)), float(rng.uniform(-60.0, 360.0))),
+        size=(float(rng.uniform(40.0, 200.0)), float(rng.uniform(30.0, 120.0))),
+        angle=float(rng.uniform(0.0, 180.0)),
+        darkness=float(rng.uniform(0.15, 0.5)),
+        softness=float(rng.uniform(15.0, 60.0)),
+    )
+
+
+def _random_glare(rng: np.random.Generator) -> Glare:
+    return Glare(
+        centre=(float(rng.uniform(40.0, 380.0)), float(rng.uniform(30.0, 270.0))),
+        radius=float(rng.uniform(30.0, 110.0)),
+        strength=float(rng.uniform(0.15, 0.7)),
+    )
