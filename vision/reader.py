@@ -25,6 +25,7 @@ from vision.colours import BLACK, FIRST_COLOUR, UNKNOWN, ClassTable
 from vision.geometry import Board
 from vision.measure import Measured, Measurer
 from vision.reading import BoardReading, ZoneReading
+from vision.registration import Fit, RegistrationTracker
 
 Image = NDArray[np.uint8]
 
@@ -69,10 +70,19 @@ class BoardReader:
         px = 1 / sampler.mm_per_px
         self._counter_area = (self.board.counter_size * px) ** 2
         self._previous: tuple[tuple[str, ...], ...] | None = None
+        self.fit: Fit | None = None
+        """The last frame's registration (homography and markers), for drawing over it."""
         self._counter_cache: dict[int, tuple[tuple[int, ...], tuple[int | None, ...]]] = {}
+
+    def forget(self) -> None:
+        """Start afresh: no registration to hold, no previous frame (a new camera or image)."""
+        self.measurer.tracker = RegistrationTracker(self.board)
+        self._previous = None
+        self.fit = None
 
     def read(self, image: Image, t_ns: int = 0) -> BoardReading:
         measured = self.measurer.measure(image)
+        self.fit = None if measured is None else measured.fit
         if measured is None:
             self._previous = None
             return BoardReading(t_ns=t_ns)

@@ -17,6 +17,7 @@ from companion.commands import (
     rules_cmd,
     run_cmd,
     simulate_cmd,
+    vision_cmd,
 )
 
 COMMAND_MODULES: list[ModuleType] = [
@@ -32,4 +33,5 @@ COMMAND_MODULES: list[ModuleType] = [
     rules_cmd,
     run_cmd,
     simulate_cmd,
+    vision_cmd,
 ]

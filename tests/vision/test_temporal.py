@@ -55,7 +55,7 @@ def test_nothing_commits_while_a_hand_is_over_the_board_and_the_wait_restarts_af
     frames += [frame(t, _17=("red",)) for t in range(1000, 1200, 50)]
     _state, observations = run(frames)
     assert observations == []
-    _state, observations = run(frames + [frame(1250, _17=("red",))])
+    _state, observations = run([*frames, frame(1250, _17=("red",))])
     assert [o.changes for o in observations] == [(ZoneChange("17", (), ("red",)),)]
     assert observations[0].t_ns == 1000 * MS
 

@@ -1,0 +1,111 @@
+"""The camera's view with what was read drawn over it, for setting the camera up.
+
+    picture = annotate(image, reading, board, homography, markers)
+
+Each zone is outlined where the board registration puts it: green when read empty, in
+the crystals' colour names (a label beside it) when holding some, amber when unsure, grey
+hatched when occluded. Found markers are outlined in blue. A banner says how many markers
+were seen, the registration error, where North is, and whether a hand is over the board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.geometry import Board
+from vision.reading import BoardReading
+
+Image = NDArray[np.uint8]
+
+GREEN = (60, 180, 60)
+AMBER = (0, 170, 255)
+GREY = (150, 150, 150)
+BLUE = (255, 120, 0)
+WHITE = (255, 255, 255)
+RED = (40, 40, 230)
+
+
+def annotate(
+    image: Image,
+    reading: BoardReading,
+    board: Board,
+    homography: NDArray[np.float64] | None,
+    markers: Sequence[NDArray[np.float32]] = (),
+) -> Image:
+    picture = image.copy()
+    for corners in markers:
+        cv2.polylines(picture, [corners.astype(np.int32)], True, BLUE, 2, cv2.LINE_AA)
+    if homography is not None:
+        _draw_zones(picture, reading, board, homography)
+    _banner(picture, reading)
+    return picture
+
+
+def _outline(
+    centre: tuple[float, float], radius: float, homography: NDArray[np.float64]
+) -> NDArray[np.int32]:
+    angles = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    circle = np.stack(
+        [centre[0] + radius * np.cos(angles), centre[1] + radius * np.sin(angles)], axis=1
+    )
+    projected = cv2.perspectiveTransform(circle.reshape(-1, 1, 2), homography)
+    return np.asarray(np.round(projected), np.int32).reshape(-1, 1, 2)
+
+
+def _draw_zones(
+    picture: Image, reading: BoardReading, board: Board, homography: NDArray[np.float64]
+) -> None:
+    scale = max(0.35, min(1.0, picture.shape[1] / 2400))
+    for zone in board.zones():
+        result = reading.zones.get(zone.key)
+        radius = board.place_radius if zone.key.isdigit() else zone.radius
+        outline = _outline(zone.centre, radius, homography)
+        if result is None or result.occluded:
+            cv2.polylines(picture, [outline], True, GREY, 1, cv2.LINE_AA)
+            continue
+        colour = GREEN if result.confidence >= 0.75 else AMBER
+        thickness = 2 if result.crystals else 1
+        cv2.polylines(picture, [outline], True, colour, thickness, cv2.LINE_AA)
+        if result.crystals:
+            label = "+".join(result.crystals)
+            if result.confidence < 0.75:
+                label += f" {result.confidence:.0%}"
+            x, y = outline.reshape(-1, 2).max(axis=0)
+            _text(picture, label, (int(x) + 2, int(y)), scale, colour)
+        if result.counters:
+            shown = ",".join(
+                "?" if v == 0 else "down" if v is None else str(v) for v in result.counters
+            )
+            x, y = outline.reshape(-1, 2).min(axis=0)
+            _text(picture, f"[{shown}]", (int(x), int(y) - 2), scale, WHITE)
+
+
+def _text(
+    picture: Image, text: str, where: tuple[int, int], scale: float, colour: tuple[int, int, int]
+) -> None:
+    cv2.putText(picture, text, where, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), 3, cv2.LINE_AA)
+    cv2.putText(picture, text, where, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 1, cv2.LINE_AA)
+
+
+def _banner(picture: Image, reading: BoardReading) -> None:
+    registration = reading.registration
+    if registration is None:
+        line = "board not found: are the markers in view?"
+        colour = RED
+    else:
+        line = (
+            f"markers {registration.markers_seen}/{registration.markers_total}"
+            f"  error {registration.error_mm:.1f} mm  north: {registration.north}"
+        )
+        if registration.held:
+            line += "  (holding the last registration)"
+        colour = WHITE
+    if reading.hands:
+        line += "  HAND OVER THE BOARD"
+        colour = AMBER
+    cv2.rectangle(picture, (0, 0), (picture.shape[1], 30), (0, 0, 0), -1)
+    cv2.putText(picture, line, (8, 21), cv2.FONT_HERSHEY_SIMPLEX, 0.6, colour, 1, cv2.LINE_AA)
