@@ -62,6 +62,8 @@ def draw_board(
         _draw_quadrants(image, centres, board.place_radius, px_per_mm, thin)
     else:
         cv2.rectangle(image, px((play.left, play.top)), px(play.corners()[2]), LINE, thin)
+    dictionary = aruco_dictionary(board.marker_dictionary)
+    _clear_quiet_zones(image, board, dictionary, px_per_mm)
     for place in board.places:
         cv2.circle(
             image, px(place.centre), round(board.place_radius * px_per_mm), LINE, thin, cv2.LINE_AA
@@ -73,19 +75,31 @@ def draw_board(
         cv2.polylines(image, [points.astype(np.int32)], True, INK, thin * 2, cv2.LINE_AA)
     deck = board.deck
     cv2.rectangle(image, px((deck.left, deck.top)), px(deck.corners()[2]), INK, thin * 2)
-    dictionary = aruco_dictionary(board.marker_dictionary)
     for marker in board.markers:
         side = round(marker.size * px_per_mm)
         art = cv2.aruco.generateImageMarker(dictionary, marker.id, side)
         left, top = px(marker.corners()[0])
-        # A line drawn up to a marker's edge merges with its black border once the camera
-        # blurs it, and the marker is lost: keep one module of white all round.
-        quiet = round(marker.size / (dictionary.markerSize + 2) * px_per_mm)
-        rows = slice(max(0, top - quiet), top + side + quiet)
-        columns = slice(max(0, left - quiet), left + side + quiet)
-        image[rows, columns] = 255
         image[top : top + side, left : left + side] = art[:, :, None]
     return _draw_texts(image, board, px_per_mm, quadrant_names, title)
+
+
+def _clear_quiet_zones(
+    image: Picture, board: Board, dictionary: cv2.aruco.Dictionary, scale: float
+) -> None:
+    """White round every marker, one module wide, over the frames and quincunx lines.
+
+    A line drawn up to a marker's edge merges with its black border once the camera blurs
+    it, and the marker is lost. The places are drawn after this, so a disc that reaches a
+    quiet zone's edge stays whole.
+    """
+    for marker in board.markers:
+        quiet = marker.size / (dictionary.markerSize + 2)
+        left, top = _px(marker.corners()[0], scale)
+        right, bottom = _px(marker.corners()[2], scale)
+        margin = round(quiet * scale)
+        rows = slice(max(0, top - margin), bottom + margin)
+        columns = slice(max(0, left - margin), right + margin)
+        image[rows, columns] = 255
 
 
 def _draw_quincunxes(

@@ -1,6 +1,9 @@
-"""`companion print cards`: a PDF of a deck's cards, fronts and backs, for duplex printing.
+"""`companion print cards|board|counters`: printable cards, board and topology counters.
 
-The fronts never show a card's name; see docs/cards.md for paper, duplex and cutting.
+`print cards` writes a PDF of a deck's cards, fronts and backs, for duplex printing; the
+fronts never show a card's name (docs/cards.md). `print board` writes the board fitted to a
+paper size and `print counters` a duplex sheet of the topology counters (docs/board.md).
+Both draw with OpenCV, imported only when they run, so the command line starts quickly.
 """
 
 from __future__ import annotations
@@ -12,11 +15,14 @@ from typing import Any
 
 from companion.decks import find_deck
 from companion.decks.enroll import parse_quadrants
+from companion.errors import UserError
+
+DEFAULT_DECK = "mythologies-of-earth"
 
 
 def register(commands: Any) -> None:
     parser: argparse.ArgumentParser = commands.add_parser(
-        "print", help="make printable things for a deck (cards)"
+        "print", help="make printable things: a deck's cards, the board, topology counters"
     )
     actions = parser.add_subparsers(dest="print_action", metavar="ACTION")
     actions.required = True
@@ -45,6 +51,44 @@ def register(commands: Any) -> None:
     )
     cards.set_defaults(run=_cards)
 
+    board = actions.add_parser(
+        "board",
+        help="write the board, fitted to the paper, as a PDF or PNG",
+        description="Writes the board (the packaged MemWars board, or a board file) scaled to "
+        "fit the paper, with the deck's quadrant names, as a one-page PDF or a PNG. Print it at "
+        "actual size (100%); see docs/board.md.",
+    )
+    board.add_argument(
+        "--paper", default="A3", metavar="A3|A2|Letter|Tabloid", help="the paper (default A3)"
+    )
+    board.add_argument(
+        "--deck",
+        default=DEFAULT_DECK,
+        metavar="DECK",
+        help=f"a bundled deck id or a deck file, for the quadrant names (default {DEFAULT_DECK})",
+    )
+    board.add_argument("--board", metavar="FILE", help="a board file (default: MemWars)")
+    board.add_argument("--out", required=True, metavar="FILE", help="the .pdf or .png to write")
+    board.add_argument("--dpi", default="300", metavar="N", help="pixels per inch (default 300)")
+    board.set_defaults(run=_board)
+
+    counters = actions.add_parser(
+        "counters",
+        help="write the 36 topology counters, pips and logo side, for duplex printing",
+        description="Writes the topology counters (12 each of 5, 3 and 2) on one sheet: a page "
+        "of pip faces, then a page of logo rings to print on its back (flip on the long edge). "
+        "A .png is the page of fronts. Print at actual size (100%); see docs/board.md.",
+    )
+    counters.add_argument(
+        "--paper", default="A4", metavar="A4|Letter", help="the paper (default A4)"
+    )
+    counters.add_argument("--out", required=True, metavar="FILE", help="the .pdf or .png to write")
+    counters.add_argument(
+        "--size", metavar="MM", help="a counter's side (default: the board's, 11 mm)"
+    )
+    counters.add_argument("--dpi", default="300", metavar="N", help="pixels per inch (default 300)")
+    counters.set_defaults(run=_counters)
+
 
 def _paper(text: str) -> str:
     from companion.printing.layout import PAPERS
@@ -71,3 +115,70 @@ def _cards(args: argparse.Namespace) -> int:
     )
     print("print double-sided, flip on the long edge, at actual size (100%, not fit to page)")
     return 0
+
+
+def _board(args: argparse.Namespace) -> int:
+    # Lazily: these draw with OpenCV, which `companion --help` should never wait for.
+    from companion.printing.board_print import write_board
+    from vision.geometry import load_board
+
+    dpi = _whole_number(args.dpi, "--dpi")
+    board = load_board(args.board)
+    deck = find_deck(args.deck)
+    report = write_board(
+        board,
+        Path(args.out),
+        paper=args.paper,
+        quadrant_names=deck.quadrants,
+        deck_title=deck.title,
+        dpi=dpi,
+    )
+    for warning in report.warnings:
+        print(f"companion: warning: {warning}", file=sys.stderr)
+    drawing = report.sheet.drawing
+    size = f"{drawing.width:.1f} x {drawing.height:.1f} mm"
+    what = f"the {board.name} board ({deck.title}), {report.sheet.label} ({size})"
+    if report.kind == "png":
+        width, height = report.pixels
+        print(f"wrote {report.path}: {what}, {width} x {height} px at {dpi} dpi")
+    else:
+        print(f"wrote {report.path}: {what}, one page")
+    print("print at actual size (100%, not fit to page) on matte paper, and lay it flat")
+    return 0
+
+
+def _counters(args: argparse.Namespace) -> int:
+    from companion.printing.counter_print import write_counters
+    from vision.geometry import load_board
+
+    dpi = _whole_number(args.dpi, "--dpi")
+    # The counters are the size the board is drawn for, unless asked otherwise.
+    size = load_board().counter_size if args.size is None else _length(args.size, "--size")
+    report = write_counters(Path(args.out), paper=args.paper, size=size, dpi=dpi)
+    for warning in report.warnings:
+        print(f"companion: warning: {warning}", file=sys.stderr)
+    sheet = report.sheet
+    what = f"{len(sheet.tiles)} topology counters (12 each of 5, 3 and 2), {sheet.size:g} mm"
+    if report.kind == "png":
+        print(f"wrote {report.path}: the fronts of {what}, {sheet.paper.name}, {dpi} dpi")
+        return 0
+    print(f"wrote {report.path}: {what}, on one sheet of {sheet.paper.name} (fronts, backs)")
+    print("print double-sided, flip on the long edge, at actual size (100%, not fit to page)")
+    return 0
+
+
+def _whole_number(text: str, option: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise UserError(f"{option} must be a whole number, not {text!r}") from None
+
+
+def _length(text: str, option: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise UserError(f"{option} must be a length in millimetres, not {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise UserError(f"{option} must be a positive length in millimetres, not {text!r}")
+    return value
