@@ -1,6 +1,7 @@
 """Cards scanned at the table, checked against what the rules expect now.
 
-A card reader says only which tag it saw. Which card that is comes from the deck's tag map;
+A card reader says only which tag it saw. Which card that is comes from the deck's tag map,
+or from the tag itself when a camera read a printed card's code (`memdeck:<deck id>:<n>`);
 whether it is welcome comes from the rules (`Expectation.cards`). Every scan gets a verdict
 with a sentence a screen can show; nothing is accepted silently, and a card that does not
 fit is reported, never turned into a move.
@@ -17,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
+from companion.decks.cardcode import parse_card_code
 from companion.devices.cardreader.events import CardPresented
 from companion.games.contract import Expectation
 from companion.session import Referee
@@ -25,6 +27,15 @@ log = logging.getLogger(__name__)
 
 TagLookup = Callable[[str], "tuple[str, int] | None"]
 """A tag id to (deck id, card number), or None for a tag no known deck has enrolled."""
+
+
+def card_of_tag(tag: str, lookup: TagLookup) -> tuple[str, int] | None:
+    """(deck id, card number) for a tag: a printed card's code names its card itself, any
+    other tag is looked up."""
+    code = parse_card_code(tag)
+    if code is not None:
+        return code.deck, code.number
+    return lookup(tag)
 
 
 class ScanOutcome(Enum):
@@ -67,7 +78,7 @@ def check_scan(
 ) -> ScanVerdict:
     """The verdict on one scan. Pure: the rules' expectation and the tag map are passed in."""
     expected = expectation.cards if expectation is not None else ()
-    found = lookup(scan.tag)
+    found = card_of_tag(scan.tag, lookup)
     if found is None:
         return ScanVerdict(
             scan,

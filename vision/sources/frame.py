@@ -84,9 +84,9 @@ def as_bgr(image: NDArray[np.generic]) -> Image:
         raise ValueError(f"a frame must hold uint8 pixels, not {image.dtype}")
     picture: Image = image.astype(np.uint8, copy=False)
     if picture.ndim == 2:
-        return cv2.cvtColor(picture, cv2.COLOR_GRAY2BGR)
+        return np.asarray(cv2.cvtColor(picture, cv2.COLOR_GRAY2BGR), np.uint8)
     if picture.ndim == 3 and picture.shape[2] == 3:
         return picture
     if picture.ndim == 3 and picture.shape[2] == 4:
-        return cv2.cvtColor(picture, cv2.COLOR_BGRA2BGR)
+        return np.asarray(cv2.cvtColor(picture, cv2.COLOR_BGRA2BGR), np.uint8)
     raise ValueError(f"a frame must be grey, BGR or BGRA, not of shape {picture.shape}")
