@@ -71,6 +71,10 @@ class Conditions:
     """How far the sheet was nudged from where the camera was set up, millimetres."""
     board_rotation: float = 0.0
     table: str = "walnut"
+    paper_tint: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    """The paper's colour against bright white, BGR factors (recycled paper is warmer)."""
+    ink: float = 0.0
+    """How faded the print is: 0 crisp black toner .. 1 a tired inkjet's dark grey."""
 
     # The light.
     brightness: float = 1.0
@@ -106,6 +110,27 @@ class Conditions:
     sharpen: float = 0.0
     """The camera's unsharp masking, 0..1: halos at edges."""
     jpeg_quality: int = 95
+
+    def __post_init__(self) -> None:
+        width, height = self.size
+        if width < 16 or height < 16:
+            raise ValueError(f"a picture of {width} x {height} is too small")
+        if not 0.0 <= self.tilt <= 60.0:
+            raise ValueError(f"tilt must be 0..60 degrees, got {self.tilt}")
+        if not 10.0 <= self.fov <= 120.0:
+            raise ValueError(f"fov must be 10..120 degrees, got {self.fov}")
+        if not 0.1 <= self.fill < 1.0:
+            raise ValueError(f"fill must be 0.1..1 (the sheet in the picture), got {self.fill}")
+        if self.table not in TABLES:
+            raise ValueError(f"no table {self.table!r}; known: {', '.join(TABLES)}")
+        if self.brightness <= 0.0:
+            raise ValueError("brightness must be more than 0")
+        if not 1000.0 <= self.colour_temperature <= 12000.0:
+            raise ValueError("colour_temperature must be 1000..12000 K")
+        if not 5.0 <= self.light_elevation <= 90.0:
+            raise ValueError("light_elevation must be 5..90 degrees")
+        if not 1 <= self.jpeg_quality <= 100:
+            raise ValueError("jpeg_quality must be 1..100")
 
     @staticmethod
     def easy() -> Conditions:
@@ -149,8 +174,17 @@ def random_conditions(rng: np.random.Generator, **overrides: Any) -> Conditions:
         motion_angle=float(rng.uniform(0.0, 180.0)),
         sharpen=float(rng.uniform(0.0, 0.8)),
         jpeg_quality=int(rng.integers(50, 96)),
+        paper_tint=_random_paper(rng),
+        ink=float(rng.uniform(0.0, 1.0) ** 2),
     )
     return conditions.replace(**overrides)
+
+
+def _random_paper(rng: np.random.Generator) -> tuple[float, float, float]:
+    # Office paper is bluish white; cheaper and recycled paper is warmer and duller.
+    warmth = rng.uniform(-0.02, 0.06)
+    dull = rng.uniform(0.93, 1.0)
+    return (dull * (1 - warmth), dull * (1 - warmth / 3), dull)
 
 
 def _random_shadow(rng: np.random.Generator) -> CastShadow:

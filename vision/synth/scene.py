@@ -27,7 +27,9 @@ class Hand:
     width: float = 85.0
     """Across the palm, millimetres."""
     height: float = 60.0
-    """Above the board, millimetres."""
+    """Of the palm above the board, millimetres; the fingertips hang lower."""
+    holding: str | None = None
+    """The colour of a crystal pinched between the fingertips, or None."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,3 +42,7 @@ class Scene:
     """A printed card's number lying face up on the deck area, or None."""
     deck: str = "mythologies-of-earth"
     hands: tuple[Hand, ...] = ()
+    placements: Mapping[str, tuple[tuple[float, float], ...]] = field(default_factory=dict)
+    """Zone key -> where each of its crystals sits, millimetres from the zone's centre, in the
+    order of `crystals`. Zones not listed (or listed with the wrong count) get a natural
+    random arrangement."""

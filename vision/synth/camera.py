@@ -1,0 +1,179 @@
+"""A virtual webcam over a board whose pieces can be moved between frames.
+
+    camera = SyntheticCamera(load_board(), random_conditions(rng), seed=3)
+    camera.put("17", "red")
+    image = camera.read()                         # a new exposure: fresh sensor noise
+    for frame in camera.sequence_hand_over("18", put="blue"):
+        frame.image, frame.scene, frame.hand_over_board   # picture and its truth
+
+The conditions stay fixed for the camera's life (it is bolted over one table); crystals
+already on a zone stay where they are when another is put beside them. Everything follows
+from the seed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.geometry import Board
+from vision.synth.arrangement import current_offsets, random_stream, spot_beside, zone_map
+from vision.synth.conditions import Conditions
+from vision.synth.motion import Reach, reach
+from vision.synth.render import render
+from vision.synth.scene import Hand, Scene
+
+
+@dataclass(frozen=True, slots=True)
+class FilmedFrame:
+    image: NDArray[np.uint8]
+    jpeg: bytes
+    scene: Scene
+    """What was really on the table, hands included."""
+    hand_over_board: bool
+    index: int
+    """Frames since the camera was made."""
+    t_ns: int
+    """The frame's time on the camera's own clock: index / fps."""
+
+
+class SyntheticCamera:
+    def __init__(
+        self,
+        board: Board,
+        conditions: Conditions | None = None,
+        seed: int = 0,
+        fps: float = 15.0,
+    ) -> None:
+        """`fps` sets the frames' timestamps; pacing reads in real time is the frame
+        source's business (vision.sources.SyntheticSource)."""
+        self.board = board
+        self.conditions = conditions if conditions is not None else Conditions.easy()
+        self.seed = seed
+        self.fps = fps
+        self._scene = Scene()
+        self._index = 0
+        self._changes = 0
+
+    @property
+    def scene(self) -> Scene:
+        return self._scene
+
+    def set_scene(self, scene: Scene) -> None:
+        self._scene = scene
+
+    def put(self, zone: str, colour: str) -> None:
+        """Put one more crystal on `zone`, beside any already there."""
+        zones = zone_map(self.board)
+        if zone not in zones:
+            raise ValueError(f"the board has no zone {zone!r}")
+        taken = current_offsets(self.board, self._scene, self.seed, zone)
+        self._changes += 1
+        rng = random_stream(self.seed, "put", zone, self._changes)
+        spot = spot_beside(taken, self.board.crystal_diameter, zones[zone].radius, rng)
+        colours = (*self._scene.crystals.get(zone, ()), colour)
+        self._set_zone(zone, colours, (*taken, spot))
+
+    def take(self, zone: str, colour: str | None = None) -> str:
+        """Pick a crystal off `zone` (one of `colour`, or any); its colour."""
+        colours = list(self._scene.crystals.get(zone, ()))
+        if colour is None and colours:
+            index = len(colours) - 1
+        elif colour in colours:
+            index = len(colours) - 1 - colours[::-1].index(colour)
+        else:
+            raise ValueError(f"no {colour or 'crystal'} on zone {zone!r}")
+        taken = current_offsets(self.board, self._scene, self.seed, zone)
+        removed = colours.pop(index)
+        taken.pop(index)
+        self._set_zone(zone, tuple(colours), tuple(taken))
+        return removed
+
+    def hand_in(
+        self,
+        tip: tuple[float, float],
+        angle: float = 90.0,
+        height: float = 60.0,
+        holding: str | None = None,
+    ) -> None:
+        """A hand over the board (replacing any other)."""
+        hand = Hand(tip=tip, angle=angle, height=height, holding=holding)
+        self._scene = dataclasses.replace(self._scene, hands=(hand,))
+
+    def hand_out(self) -> None:
+        self._scene = dataclasses.replace(self._scene, hands=())
+
+    def read(self) -> NDArray[np.uint8]:
+        """The next frame of the current scene."""
+        return self.grab().image
+
+    def grab(self) -> FilmedFrame:
+        """The next frame, with the truth it shows."""
+        shot = render(self.board, self._scene, self.conditions, self.seed, frame=self._index)
+        frame = FilmedFrame(
+            image=shot.image,
+            jpeg=shot.jpeg,
+            scene=self._scene,
+            hand_over_board=shot.hand_over_board,
+            index=self._index,
+            t_ns=round(self._index * 1e9 / self.fps),
+        )
+        self._index += 1
+        return frame
+
+    def sequence_hand_over(
+        self,
+        zone: str,
+        put: str | None = None,
+        take: str | None = None,
+        angle: float | None = None,
+    ) -> Iterator[FilmedFrame]:
+        """Frames of a hand coming in, putting down `put` (or picking up `take`, or just
+        hovering when neither is given) on `zone`, and leaving; the board is left as the hand
+        left it. About 20 to 40 frames."""
+        if put is not None and take is not None:
+            raise ValueError("a hand either puts a crystal down or picks one up")
+        zones = zone_map(self.board)
+        if zone not in zones:
+            raise ValueError(f"the board has no zone {zone!r}")
+        if take is not None and take not in self._scene.crystals.get(zone, ()):
+            raise ValueError(f"no {take} crystal on zone {zone!r}")
+        self._changes += 1
+        rng = random_stream(self.seed, "reach", zone, self._changes)
+        return self._film(zone, reach(self.board, zones[zone].centre, rng, angle), put, take)
+
+    def _film(
+        self, zone: str, plan: Reach, put: str | None, take: str | None
+    ) -> Iterator[FilmedFrame]:
+        holding = put
+        for index, pose in enumerate(plan.poses):
+            if index == plan.release:
+                if put is not None:
+                    self.put(zone, put)
+                    holding = None
+                elif take is not None:
+                    self.take(zone, take)
+                    holding = take
+            if pose is None:
+                self.hand_out()
+            else:
+                self.hand_in(pose.tip, pose.angle, pose.height, holding)
+            yield self.grab()
+        self.hand_out()
+
+    def _set_zone(
+        self, zone: str, colours: tuple[str, ...], spots: tuple[tuple[float, float], ...]
+    ) -> None:
+        crystals = dict(self._scene.crystals)
+        placements = dict(self._scene.placements)
+        if colours:
+            crystals[zone] = colours
+            placements[zone] = spots
+        else:
+            crystals.pop(zone, None)
+            placements.pop(zone, None)
+        self._scene = dataclasses.replace(self._scene, crystals=crystals, placements=placements)
