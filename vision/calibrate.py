@@ -28,7 +28,7 @@ from vision.reader import BoardReader
 
 Image = NDArray[np.uint8]
 
-CONFUSED = 0.15
+CONFUSED = 0.3
 """The share of one colour's pixels taken for another that makes the two 'alike'."""
 
 
@@ -58,14 +58,15 @@ def calibrate(
     areas: dict[str, list[int]] = {name: [] for name in plan}
     found: dict[str, list[int]] = {name: [] for name in plan}
     for _image, result in measured:
-        feature = features(result.reflectance)
         for name, places in plan.items():
             for place in places:
                 index = keys.index(str(place))
-                blob = crystal_pixels(result.reflectance[index], measurer.sampler.masks[index])
+                reflectance = result.zone(index)
+                feature = features(reflectance)
+                blob = crystal_pixels(reflectance, measurer.sampler.masks[index])
                 if blob.sum() < 0.2 * _crystal_pixels(board, measurer.sampler.mm_per_px):
                     continue
-                samples[name].append(core_samples(feature[index], blob))
+                samples[name].append(core_samples(feature, blob))
                 areas[name].append(int(blob.sum()))
                 if place not in found[name]:
                     found[name].append(place)
@@ -115,7 +116,7 @@ def _with_read_areas(
         for _image, item in measured:
             for place in plan.get(model.name, ()):
                 index = keys.index(str(place))
-                classes = table.lookup(item.reflectance[index])
+                classes = table.lookup(item.zone(index))
                 counts.append(
                     int(((classes == FIRST_COLOUR + number) & measurer.sampler.masks[index]).sum())
                 )
@@ -176,10 +177,9 @@ def _confusions(
         for row, name in enumerate(names):
             for place in plan.get(name, ()):
                 index = keys.index(str(place))
-                blob = crystal_pixels(
-                    result.reflectance[index], reader.measurer.sampler.masks[index]
-                )
-                classes = reader.table.lookup(result.reflectance[index][blob])
+                reflectance = result.zone(index)
+                blob = crystal_pixels(reflectance, reader.measurer.sampler.masks[index])
+                classes = reader.table.lookup(reflectance[blob])
                 for column in range(len(names)):
                     tally[row, column] += int((classes == 3 + column).sum())
     confused = {}

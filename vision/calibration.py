@@ -87,8 +87,10 @@ class Calibration:
             "colours": [
                 {
                     "name": m.name,
-                    "mean": list(m.mean),
-                    "covariance": [list(row) for row in m.covariance],
+                    "hue": m.hue,
+                    "hue_spread": m.hue_spread,
+                    "saturation": m.saturation,
+                    "brightness": m.brightness,
                     "area": m.area,
                 }
                 for m in self.colours
@@ -119,15 +121,17 @@ class Calibration:
             raise ValueError(f"version {data.get('version')!r} is not {VERSION}")
         colours = []
         for item in data["colours"]:
-            mean = tuple(float(v) for v in item["mean"])
-            covariance = tuple(tuple(float(v) for v in row) for row in item["covariance"])
-            if len(mean) != 3 or len(covariance) != 3 or any(len(r) != 3 for r in covariance):
-                raise ValueError("a colour needs a 3-value mean and a 3 x 3 covariance")
-            if np.linalg.det(np.array(covariance)) <= 0:
-                raise ValueError(f"colour {item['name']!r} has a singular covariance")
-            colours.append(
-                ColourModel(str(item["name"]), mean, covariance, float(item["area"]))  # type: ignore[arg-type]
+            model = ColourModel(
+                name=str(item["name"]),
+                hue=float(item["hue"]),
+                hue_spread=float(item["hue_spread"]),
+                saturation=float(item["saturation"]),
+                brightness=float(item["brightness"]),
+                area=float(item["area"]),
             )
+            if not (model.hue_spread > 0 and model.saturation > 0 and model.area > 0):
+                raise ValueError(f"colour {model.name!r}: spreads, saturation and area must be > 0")
+            colours.append(model)
         if not colours:
             raise ValueError("no colours")
         width, height = (int(v) for v in data["image_size"])
@@ -150,7 +154,9 @@ class CalibrationResult:
     """Colour -> the calibration places where a crystal of it was found."""
 
 
-def crystal_pixels(reflectance: NDArray[np.float64], mask: NDArray[np.bool_]) -> NDArray[np.bool_]:
+def crystal_pixels(
+    reflectance: NDArray[np.floating[Any]], mask: NDArray[np.bool_]
+) -> NDArray[np.bool_]:
     """The biggest blob of non-paper pixels in a zone: the crystal put there for calibration."""
     feature = features(reflectance)
     brightness = reflectance.mean(axis=-1)
@@ -165,14 +171,14 @@ def crystal_pixels(reflectance: NDArray[np.float64], mask: NDArray[np.bool_]) ->
     return np.asarray(labels == biggest)
 
 
-def core_samples(feature: NDArray[np.float64], blob: NDArray[np.bool_]) -> NDArray[np.float64]:
-    """A blob's pixels without its rim, where crystal and paper blend."""
-    inner = cv2.erode(blob.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-    chosen = inner if inner.sum() >= 6 else blob
-    samples = feature[chosen]
-    if len(samples) >= 10:
+def core_samples(
+    feature: NDArray[np.floating[Any]], blob: NDArray[np.bool_]
+) -> NDArray[np.float64]:
+    """A blob's most strongly coloured half: its rim blends with the paper."""
+    samples = feature[blob]
+    if len(samples) >= 6:
         strength = chroma_distance(samples)
-        samples = samples[strength >= np.quantile(strength, 0.2)]
+        samples = samples[strength >= np.quantile(strength, 0.5)]
     return np.asarray(samples, np.float64)
 
 

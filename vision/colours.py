@@ -40,8 +40,19 @@ BLACK_BELOW = 0.22
 DARK_BELOW = 0.2
 """Reflectance under which colour cannot be judged (noise and print edges dominate
 chromaticity): such pixels count as black unless they match a calibrated colour."""
-COLOUR_LIMIT = 4.5
-"""Mahalanobis distance beyond which a pixel is like no calibrated colour."""
+BRIGHTNESS_SPREAD = 0.6
+"""How far (in log brightness) a crystal's shaded or lit side may stray from calibration."""
+CHROMA_FLOOR = 0.012
+"""Chromaticity noise of a paper-white pixel (sensor noise, JPEG)."""
+HUE_FLOOR = 0.1
+"""The least hue spread (radians) a colour gets."""
+MIN_SATURATION_SHARE = 0.35
+"""A colour's pixel has at least this share of the colour's calibrated saturation: the rim
+of a crystal, half paper, still counts; a faint tint of the paper never does."""
+DARKEST_COLOUR = 0.12
+"""Below this reflectance a pixel's hue is noise: it is black, whatever it looks like."""
+COLOUR_LIMIT = 3.5
+"""Hue errors (in spreads) beyond which a pixel is not the colour."""
 
 
 def features(reflectance: Floats) -> Floats:
@@ -59,30 +70,66 @@ def chroma_distance(feature: Floats) -> Floats:
     return np.asarray(np.hypot(feature[..., 0] - 1 / 3, feature[..., 1] - 1 / 3), np.float64)
 
 
+def hue_and_saturation(feature: Floats) -> tuple[Floats, Floats]:
+    """The direction (radians) and length of a pixel's chromaticity away from grey."""
+    x = feature[..., 0] - 1 / 3
+    y = feature[..., 1] - 1 / 3
+    return np.arctan2(y, x), np.hypot(x, y)
+
+
 @dataclass(frozen=True, slots=True)
 class ColourModel:
+    """A crystal colour as calibrated: mostly its hue.
+
+    A crystal's edge blends with the paper and its shaded side is darker, but both keep the
+    crystal's hue; so a pixel belongs to the colour when its hue is close, it is at least
+    somewhat saturated, and its brightness is roughly right."""
+
     name: str
-    mean: tuple[float, float, float]
-    covariance: tuple[tuple[float, float, float], ...]
+    hue: float
+    """Radians, the direction of the colour's chromaticity away from grey."""
+    hue_spread: float
+    saturation: float
+    brightness: float
+    """Log of the mean reflectance."""
     area: float
-    """Pixels one crystal of this colour covers in a zone patch, as calibrated."""
+    """Pixels one crystal of this colour covers in a zone patch, as the reader counts them."""
 
     @classmethod
     def fit(cls, name: str, samples: Floats, area: float) -> ColourModel:
-        mean = samples.mean(axis=0)
-        covariance = np.cov(samples.T) + np.diag([2e-5, 2e-5, 4e-3])
+        hue, saturation = hue_and_saturation(samples)
+        centre = float(np.arctan2(np.sin(hue).mean(), np.cos(hue).mean()))
+        spread = float(np.sqrt(np.mean(_turn(hue - centre) ** 2)))
         return cls(
-            name,
-            (float(mean[0]), float(mean[1]), float(mean[2])),
-            tuple((float(row[0]), float(row[1]), float(row[2])) for row in covariance),
-            float(area),
+            name=name,
+            hue=centre,
+            hue_spread=max(HUE_FLOOR, spread),
+            saturation=float(np.median(saturation)),
+            brightness=float(np.median(samples[:, 2])),
+            area=float(area),
         )
 
     def distance(self, feature: Floats) -> Floats:
-        inverse = np.linalg.inv(np.array(self.covariance))
-        delta = feature - np.array(self.mean)
-        squared = np.einsum("...i,ij,...j->...", delta, inverse, delta)
-        return np.asarray(np.sqrt(np.maximum(squared, 0)), np.float64)
+        """How unlike this colour each pixel is (in spreads); inf where it cannot be it."""
+        hue, saturation = hue_and_saturation(feature)
+        # Hue is noisy where saturation or brightness is low: widen the tolerance there.
+        level = np.maximum(np.exp(feature[..., 2]), 0.05)
+        noise = np.arctan2(CHROMA_FLOOR / level, np.maximum(saturation, 1e-6))
+        hue_error = np.abs(_turn(hue - self.hue)) / np.hypot(self.hue_spread, noise)
+        saturation_error = (saturation - self.saturation) / (self.saturation * 0.5)
+        brightness_error = (feature[..., 2] - self.brightness) / BRIGHTNESS_SPREAD
+        score = np.sqrt(hue_error**2 + 0.3 * saturation_error**2 + 0.3 * brightness_error**2)
+        possible = (
+            (saturation >= MIN_SATURATION_SHARE * self.saturation)
+            & (hue_error < COLOUR_LIMIT)
+            & (level >= DARKEST_COLOUR)
+        )
+        return np.asarray(np.where(possible, score, np.inf), np.float64)
+
+
+def _turn(angle: Floats) -> Floats:
+    """An angle difference folded into -pi..pi."""
+    return np.asarray((angle + np.pi) % (2 * np.pi) - np.pi, np.float64)
 
 
 def classify(reflectance: Floats, colours: Sequence[ColourModel]) -> NDArray[np.uint8]:
@@ -94,7 +141,7 @@ def classify(reflectance: Floats, colours: Sequence[ColourModel]) -> NDArray[np.
     if colours:
         distances = np.stack([model.distance(feature) for model in colours])
         nearest = distances.argmin(axis=0)
-        close = distances.min(axis=0) < COLOUR_LIMIT
+        close = np.isfinite(distances.min(axis=0))
         classes[close] = (FIRST_COLOUR + nearest[close]).astype(np.uint8)
     else:
         close = np.zeros(classes.shape, bool)
@@ -130,9 +177,24 @@ class WhiteField:
     scale: tuple[float, float, float, float]
     inliers: NDArray[np.bool_]
     """Which paper points the fit kept (the others were covered or in deep shadow)."""
+    residual: Floats
+    """(points, 3): each paper point's colour over the quadratic's there."""
+    bare: NDArray[np.bool_]
+    """Paper points that show bare paper, however lit (glare and shadow included)."""
 
     def at(self, points: Floats) -> Floats:
         return np.asarray(_terms(points, self.scale) @ self.coefficients, np.float64)
+
+    def near(self, points: Floats, nearest: NDArray[np.intp], weights: Floats) -> Floats:
+        """The white at `points`, following local light the quadratic cannot (a glare spot,
+        a shadow's edge): the quadratic times the bare paper points nearby over it.
+
+        `nearest` and `weights` (points x k) name each point's nearby paper points."""
+        chosen = weights * self.bare[nearest]
+        total = chosen.sum(axis=1, keepdims=True)
+        correction = (self.residual[nearest] * chosen[..., None]).sum(axis=1)
+        correction = np.where(total > 0, correction / np.maximum(total, 1e-9), 1.0)
+        return np.asarray(self.at(points) * correction, np.float64)
 
 
 def _terms(points: Floats, scale: tuple[float, float, float, float]) -> Floats:
@@ -154,8 +216,10 @@ def fit_white(points: Floats, values: Floats, usable: NDArray[np.bool_]) -> Whit
     )
     terms = _terms(points, scale)
     keep = usable & (values.min(axis=1) > 8)
+    # The light may tint all the paper; a covered point differs from the rest of it.
     feature = features(values)
-    keep &= chroma_distance(feature) < 0.08
+    typical = np.median(feature[keep], axis=0) if keep.any() else np.array([1 / 3, 1 / 3, 0])
+    keep &= np.hypot(feature[:, 0] - typical[0], feature[:, 1] - typical[1]) < 0.04
     coefficients = np.zeros((6, 3))
     for _round in range(4):
         if keep.sum() < 12:
@@ -170,4 +234,7 @@ def fit_white(points: Floats, values: Floats, usable: NDArray[np.bool_]) -> Whit
         if np.array_equal(keep_next, keep):
             break
         keep = keep_next
-    return WhiteField(coefficients, scale, keep)
+    predicted = np.maximum(terms @ coefficients, 1.0)
+    ratio = values / predicted
+    bare = usable & (chroma_distance(features(ratio)) < NEUTRAL_CHROMA) & (ratio.mean(axis=1) > 0.6)
+    return WhiteField(coefficients, scale, keep, ratio, bare)

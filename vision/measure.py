@@ -13,8 +13,8 @@ This is everything about a frame that does not depend on which crystals exist; r
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -25,6 +25,10 @@ from vision.sampling import Patches, Sampler
 
 Image = NDArray[np.uint8]
 
+GLARE_FROM = 1.04
+"""Paper this much brighter around a zone than the smooth field means glare there."""
+LOCAL_POINTS = 6
+"""How many nearby paper points set a zone's white."""
 NEIGHBOUR_MM = 19.0
 """Paper points closer than this are neighbours when looking for a hand-sized cover."""
 
@@ -36,9 +40,14 @@ class Measured:
     white: WhiteField | None
     """None when too little bare paper was visible to measure the light."""
     reflectance: NDArray[np.float32]
-    """(zones, n, n, 3) zone pixels divided by the paper's white at the zone."""
+    """(points, 3): every zone's points divided by the paper's white at the zone."""
     paper_covered: NDArray[np.bool_]
     """Per paper point: something coloured or dark lies on it (a crystal's edge, a hand)."""
+    sampler: Sampler
+
+    def zone(self, index: int) -> NDArray[np.float32]:
+        """One zone's reflectance on its square patch (0 outside the zone's own points)."""
+        return self.sampler.square(self.reflectance, index, 0.0)
 
 
 class Measurer:
@@ -50,29 +59,55 @@ class Measurer:
         points = self.sampler.paper_points
         distance = np.linalg.norm(points[:, None, :] - points[None, :, :], axis=-1)
         self.paper_neighbours = (distance < NEIGHBOUR_MM) & (distance > 0)
+        # Each zone's nearest paper points, for the light right around it.
+        to_zone = np.linalg.norm(self._zone_centres[:, None, :] - points[None, :, :], axis=-1)
+        self._nearest = np.argsort(to_zone, axis=1)[:, :LOCAL_POINTS]
+        self._weights = 1 / np.maximum(np.take_along_axis(to_zone, self._nearest, axis=1), 5.0)
 
     def measure(self, image: Image) -> Measured | None:
-        grey = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
-        fit = self.tracker.update(grey)
+        fit = self.tracker.update(image)
         if fit is None:
             return None
         patches = self.sampler.sample(image, fit.homography)
-        paper = np.median(patches.paper.reshape(len(patches.paper), -1, 3), axis=1)
+        # A mean, not a median: paper points are chosen clear of print, and it is cheaper.
+        paper = patches.paper.reshape(len(patches.paper), -1, 3).mean(axis=1)
         white = fit_white(self.sampler.paper_points, paper, patches.paper_inside)
         reflectance: NDArray[np.float32]
         if white is None:
             reflectance = np.zeros(patches.zones.shape, np.float32)
             covered = patches.paper_inside.copy()
         else:
-            zone_white = np.maximum(white.at(self._zone_centres), 1.0)
-            scale = (1 / zone_white[:, None, None, :]).astype(np.float32)
-            reflectance = np.asarray(patches.zones * scale, np.float32)
+            # Light around a zone darker than the smooth field is shadow, which scales
+            # everything there: divide by it. Brighter is glare, which adds light (in
+            # linear units, before the camera's gamma): take it away first.
+            smooth = np.maximum(white.at(self._zone_centres), 1.0)
+            local = np.maximum(white.near(self._zone_centres, self._nearest, self._weights), 1.0)
+            pixels = self._without_glare(patches.zones, smooth, local)
+            scale = (1 / np.minimum(local, smooth)).astype(np.float32)
+            reflectance = np.asarray(pixels * scale[self.sampler.zone_of_point], np.float32)
             paper_white = np.maximum(white.at(self.sampler.paper_points), 1.0)
             ratio = paper / paper_white
             chromatic = chroma_distance(features(ratio)) > NEUTRAL_CHROMA * 1.5
             dark = ratio.mean(axis=1) < 0.35
             covered = patches.paper_inside & (chromatic | dark)
-        return Measured(fit, patches, white, reflectance, covered)
+        return Measured(fit, patches, white, reflectance, covered, self.sampler)
+
+    def _without_glare(
+        self, pixels: Image, smooth: NDArray[np.float64], local: NDArray[np.float64]
+    ) -> NDArray[np.float32]:
+        values = pixels.astype(np.float32)
+        glared = np.flatnonzero((local > smooth * GLARE_FROM).any(axis=1))
+        if len(glared) == 0:
+            return values
+        spans = self.sampler.spans
+        for index in glared.tolist():
+            first, end = spans[index]
+            # Glare light is near white, but the paper clips at 255 in its brightest
+            # channel and hides it there: the channel that shows the most stands for all.
+            added = np.full(3, float((_linear(local[index]) - _linear(smooth[index])).max()))
+            linear = np.maximum(_linear(values[first:end]) - added, 0.0)
+            values[first:end] = _encoded(linear)
+        return values
 
     def largest_cover(self, covered: NDArray[np.bool_]) -> int:
         """The most paper points one connected cover spans (a crystal: 1 or 2; a hand: many)."""
@@ -90,3 +125,15 @@ class Measurer:
                         stack.append(other)
             best = max(best, size)
         return best
+
+
+GAMMA = 2.2
+"""Cameras store about the 1/2.2 power of the light; light adds up before that."""
+
+
+def _linear(values: NDArray[Any]) -> NDArray[np.float32]:
+    return np.asarray(np.power(np.asarray(values, np.float32) / 255.0, GAMMA), np.float32)
+
+
+def _encoded(linear: NDArray[np.float32]) -> NDArray[np.float32]:
+    return np.asarray(255.0 * np.power(linear, 1 / GAMMA), np.float32)

@@ -15,13 +15,15 @@ few markers are seen to register the board afresh, or when many zones change at 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from vision.calibration import Calibration
-from vision.colours import BLACK, FIRST_COLOUR, UNKNOWN, ClassTable
+from vision.colours import BACKGROUND, BLACK, FIRST_COLOUR, UNKNOWN, ClassTable
+from vision.counter_art import PIP_DIAMETER, VALUES, pip_positions
 from vision.geometry import Board
 from vision.measure import Measured, Measurer
 from vision.reading import BoardReading, ZoneReading
@@ -29,10 +31,15 @@ from vision.registration import Fit, RegistrationTracker
 
 Image = NDArray[np.uint8]
 
-ONE_CRYSTAL = 0.35
-"""A colour's area, in crystals, from which a crystal is counted."""
-ROUNDING = 0.4
-"""Two crystals from 1.6 crystals' area, three from 2.6."""
+ONE_CRYSTAL = 0.3
+"""A colour's area, in crystals, from which a crystal is counted (a crystal half hidden
+behind another on a crowded place still shows more)."""
+CLEARLY_ONE = 0.9
+"""From this area (in crystals) a colour is surely there; below, it must form one blob."""
+SEVERAL = 1.7
+"""A colour's area, in crystals, from which its separate blobs are counted."""
+TWO_IN_ONE_BLOB = 2.6
+"""One blob this big (in crystals) is two crystals touching."""
 MAX_CRYSTALS = 3
 UNKNOWN_OCCLUDES = 0.6
 """Unknown-coloured area, in crystals, that makes a zone occluded."""
@@ -42,7 +49,9 @@ HAND_ZONES = 2
 """Occluded zones that mean a hand."""
 SUDDEN_CHANGES = 6
 """Zones changing between two frames that mean something swept over the board."""
-COUNTER_PX_PER_MM = 5.0
+COUNTER_PX_PER_MM = 3.0
+PIP_TOLERANCE = 0.14
+"""How far (in tile widths) a pip may lie from where a die puts it."""
 """How finely a zone with a counter is sampled again to count the pips."""
 
 
@@ -65,12 +74,11 @@ class BoardReader:
         self._names = tuple(model.name for model in calibration.colours)
         self._typical_area = float(np.median(self._areas))
         sampler = self.measurer.sampler
-        self._masks = sampler.masks
-        self._mask_flat = sampler.masks.reshape(len(sampler.zones), -1)
         px = 1 / sampler.mm_per_px
         self._counter_area = (self.board.counter_size * px) ** 2
         self._previous: tuple[tuple[str, ...], ...] | None = None
         self.fit: Fit | None = None
+        self._classes_now: NDArray[np.uint8] = np.zeros((0,), np.uint8)
         """The last frame's registration (homography and markers), for drawing over it."""
         self._counter_cache: dict[int, tuple[tuple[int, ...], tuple[int | None, ...]]] = {}
 
@@ -95,7 +103,7 @@ class BoardReader:
         readings: dict[str, ZoneReading] = {}
         for index, (zone, count) in enumerate(zip(zones, counts, strict=True)):
             counters: tuple[int | None, ...] = ()
-            if not count.occluded and count.black >= 0.3 * self._counter_area:
+            if not count.occluded and count.black >= 0.25 * self._counter_area:
                 counters = self._counters(image, measured, index, count)
             readings[zone.key] = ZoneReading(
                 zone.key, count.crystals, count.confidence, counters, count.occluded
@@ -117,22 +125,29 @@ class BoardReader:
 
     def _count(self, measured: Measured) -> list[ZoneCounts]:
         classes = self.table.lookup(measured.reflectance)
-        zones = len(classes)
-        flat = classes.reshape(zones, -1)
-        inside = measured.patches.inside
-        zone_index = np.broadcast_to(np.arange(zones)[:, None], flat.shape)
-        chosen = self._mask_flat
+        self._classes_now = classes
+        sampler = self.measurer.sampler
+        zones = len(sampler.zones)
         histogram = np.bincount(
-            (zone_index[chosen] * self._classes + flat[chosen]).ravel(),
-            minlength=zones * self._classes,
+            sampler.zone_of_point * self._classes + classes, minlength=zones * self._classes
         ).reshape(zones, self._classes)
+        ratios = histogram[:, FIRST_COLOUR:] / self._areas
+        inside = measured.patches.inside
+        # Most zones hold nothing: decide those at once, look closer at the rest.
+        busy = (
+            (ratios > 0.1).any(axis=1)
+            | (histogram[:, UNKNOWN] >= UNKNOWN_OCCLUDES * self._typical_area)
+            | ~inside
+        )
         result = []
         for index in range(zones):
-            row = histogram[index]
-            result.append(self._zone(row, bool(inside[index])))
+            if not busy[index]:
+                result.append(ZoneCounts((), 1.0, False, int(histogram[index, BLACK])))
+            else:
+                result.append(self._zone(histogram[index], bool(inside[index]), index))
         return result
 
-    def _zone(self, row: NDArray[np.int64], inside: bool) -> ZoneCounts:
+    def _zone(self, row: NDArray[np.int64], inside: bool, index: int) -> ZoneCounts:
         if not inside:
             return ZoneCounts((), 0.0, True, 0)
         ratios = row[FIRST_COLOUR:] / self._areas
@@ -140,13 +155,21 @@ class BoardReader:
         crystals: list[str] = []
         margins = [1.0]
         occluded = False
-        for name, ratio in zip(self._names, ratios, strict=True):
+        square: NDArray[np.uint8] | None = None
+        for number, (name, ratio) in enumerate(zip(self._names, ratios, strict=True)):
             if ratio > MAX_CRYSTALS + 0.8:
                 occluded = True
-            count = 0 if ratio < ONE_CRYSTAL else min(MAX_CRYSTALS, int(ratio + ROUNDING))
+            count = 0 if ratio < ONE_CRYSTAL else 1
+            if ratio >= ONE_CRYSTAL and (ratio < CLEARLY_ONE or ratio >= SEVERAL):
+                if square is None:
+                    square = self.measurer.sampler.square(self._classes_now, index, BACKGROUND)
+                if ratio < CLEARLY_ONE:
+                    count = int(self._blobs(square, number)[0] >= ONE_CRYSTAL)
+                else:
+                    count = self._how_many(square, number, float(ratio))
             crystals.extend([name] * count)
             if ratio > 0.1:
-                margins.append(_margin(float(ratio)))
+                margins.append(min(1.0, abs(float(ratio) - ONE_CRYSTAL) / 0.2))
         if len(crystals) > MAX_CRYSTALS:
             margins.append(0.0)
         # Every crystal's rim blends with the paper into colours of no class: allow for it.
@@ -154,6 +177,29 @@ class BoardReader:
             occluded = True
         confidence = 0.0 if occluded else 0.5 + 0.5 * min(margins)
         return ZoneCounts(tuple(sorted(crystals)), confidence, bool(occluded), int(row[BLACK]))
+
+    def _blobs(self, square: NDArray[np.uint8], number: int) -> NDArray[np.float64]:
+        """The areas (in crystals) of a colour's separate blobs on a zone, largest first.
+
+        Thin fringes (the edges of print or of a counter, blurred and JPEG-compressed, can
+        take any hue) are opened away first: a crystal is a compact blob."""
+        mask = (square == FIRST_COLOUR + number).astype(np.uint8)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+        _count, _labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        areas = np.sort(stats[1:, cv2.CC_STAT_AREA])[::-1] / self._areas[number]
+        return np.asarray(areas if len(areas) else np.zeros(1), np.float64)
+
+    def _how_many(self, square: NDArray[np.uint8], number: int, ratio: float) -> int:
+        """Crystals of one colour on a zone whose area says there may be several.
+
+        A lone crystal can look bigger than at calibration (standing on a counter, its dark
+        foot blending in): count separate blobs, and take one blob for two crystals only
+        when it is far too big for one."""
+        blobs = self._blobs(square, number)
+        big = int((blobs >= ONE_CRYSTAL).sum())
+        if big <= 1:
+            return 2 if ratio >= TWO_IN_ONE_BLOB else 1
+        return min(MAX_CRYSTALS, big)
 
     def _counters(
         self, image: Image, measured: Measured, index: int, count: ZoneCounts
@@ -164,9 +210,24 @@ class BoardReader:
         if cached is not None and cached[0] == signature:
             return cached[1]
         assert measured.white is not None
-        zone = self.measurer.sampler.zones[index]
-        fine = self.measurer.sampler.sample_zone(
-            image, measured.fit.homography, index, COUNTER_PX_PER_MM
+        sampler = self.measurer.sampler
+        zone = sampler.zones[index]
+        # Look again only where the black is, not at the whole zone.
+        square = sampler.square(self._classes_now, index, BACKGROUND)
+        rows, columns = np.nonzero(square == BLACK)
+        middle = (sampler.size - 1) / 2
+        x0, x1 = (
+            (columns.min() - middle) * sampler.mm_per_px,
+            (columns.max() - middle) * sampler.mm_per_px,
+        )
+        y0, y1 = (
+            (rows.min() - middle) * sampler.mm_per_px,
+            (rows.max() - middle) * sampler.mm_per_px,
+        )
+        centre = (zone.centre[0] + (x0 + x1) / 2, zone.centre[1] + (y0 + y1) / 2)
+        half = max(x1 - x0, y1 - y0) / 2 + 2.0
+        fine = sampler.sample_region(
+            image, measured.fit.homography, centre, half, COUNTER_PX_PER_MM
         )
         white = np.maximum(measured.white.at(np.array([zone.centre])), 1.0)[0]
         classes = self.table.lookup(fine / white)
@@ -177,43 +238,75 @@ class BoardReader:
         return values
 
 
-def _margin(ratio: float) -> float:
-    """How far a colour's area (in crystals) is from the nearest counting threshold, 0..1."""
-    thresholds = [ONE_CRYSTAL] + [n + 1 - ROUNDING for n in range(1, MAX_CRYSTALS)]
-    return min(1.0, min(abs(ratio - t) for t in thresholds) / 0.3)
-
-
 def read_counters(
     classes: NDArray[np.uint8], brightness: NDArray[np.float64], tile_side: float
 ) -> tuple[int | None, ...]:
-    """The counters in a finely sampled zone: a value per tile, None face down, 0 unreadable.
+    """The counters in a finely sampled patch: a value per tile, None face down, 0 present
+    but unreadable (a crystal on it, or pips that do not make a die's pattern).
 
-    A tile is a blob of black; its pips are the bright blobs inside its outline. One bright
-    blob much larger than a pip is the logo's ring."""
+    A tile is a blob of black. Its pips are the bright spots inside it, and they must lie
+    where a die's 2, 3 or 5 puts them; a single bright blob around its middle, much larger
+    than a pip, is the logo's ring. Anything else is unreadable rather than a guess."""
     black = (classes == BLACK).astype(np.uint8)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(black, connectivity=8)
+    # Pips and the ring cut the black apart; closing over them gives back whole tiles.
+    size = max(3, round(0.3 * tile_side)) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    tiles = cv2.morphologyEx(black, cv2.MORPH_CLOSE, kernel)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(tiles, connectivity=8)
     tile_area = tile_side**2
-    pip_area = np.pi * (0.1 * tile_side) ** 2
+    pip_area = np.pi * (PIP_DIAMETER / 2 * tile_side) ** 2
     values: list[int | None] = []
     for label in range(1, count):
-        if stats[label, cv2.CC_STAT_AREA] < 0.3 * tile_area:
+        if not 0.45 * tile_area <= stats[label, cv2.CC_STAT_AREA] <= 1.6 * tile_area:
             continue
-        points = np.argwhere(labels == label)[:, ::-1].astype(np.int32)
-        hull = cv2.convexHull(points)
+        points = np.argwhere(labels == label)[:, ::-1].astype(np.float32)
+        rect = cv2.minAreaRect(points)
         outline = np.zeros(black.shape, np.uint8)
-        cv2.fillConvexPoly(outline, hull, 1)
+        corners = cv2.boxPoints(rect)
+        cv2.fillConvexPoly(outline, np.round(corners).astype(np.int32), 1)
         inner = cv2.erode(outline, np.ones((3, 3), np.uint8)).astype(bool)
-        if (inner & (classes >= FIRST_COLOUR)).sum() > 0.05 * tile_area:
-            values.append(0)  # a crystal stands on it: the pips cannot all be seen
+        if (inner & (classes >= FIRST_COLOUR)).sum() > 0.15 * tile_area:
+            values.append(0)
             continue
         bright = (inner & (brightness > 0.45) & (classes != BLACK)).astype(np.uint8)
-        _count, _, blob_stats, _ = cv2.connectedComponentsWithStats(bright, connectivity=8)
-        areas = blob_stats[1:, cv2.CC_STAT_AREA]
-        areas = areas[areas >= 0.25 * pip_area]
-        if len(areas) == 1 and areas[0] > 2.5 * pip_area:
-            values.append(None)
-        elif len(areas) in (2, 3, 5) and all(a <= 2.5 * pip_area for a in areas):
-            values.append(len(areas))
-        else:
-            values.append(0)
+        _found, _, blob_stats, centroids = cv2.connectedComponentsWithStats(bright, connectivity=8)
+        keep = blob_stats[1:, cv2.CC_STAT_AREA] >= 0.25 * pip_area
+        areas = blob_stats[1:, cv2.CC_STAT_AREA][keep]
+        spots = _tile_coordinates(centroids[1:][keep], rect)
+        values.append(_face(areas, spots, pip_area))
     return tuple(values)
+
+
+def _tile_coordinates(points: NDArray[np.float64], rect: Any) -> NDArray[np.float64]:
+    """Image points -> (0..1, 0..1) across the tile, from its rotated rectangle."""
+    (cx, cy), (width, height), angle = rect
+    turn = np.deg2rad(angle)
+    dx, dy = points[:, 0] - cx, points[:, 1] - cy
+    u = (dx * np.cos(turn) + dy * np.sin(turn)) / max(width, 1e-6) + 0.5
+    v = (-dx * np.sin(turn) + dy * np.cos(turn)) / max(height, 1e-6) + 0.5
+    return np.stack([u, v], axis=1)
+
+
+def _face(areas: NDArray[np.int32], spots: NDArray[np.float64], pip_area: float) -> int | None:
+    if len(areas) == 1 and areas[0] > 2.5 * pip_area:
+        centre = spots[0]
+        return None if abs(centre[0] - 0.5) < 0.15 and abs(centre[1] - 0.5) < 0.15 else 0
+    if len(areas) not in VALUES or any(a > 2.5 * pip_area for a in areas):
+        return 0
+    value = len(areas)
+    # The tile's rectangle may be turned any quarter or mirrored: try every way round.
+    expected = np.array(pip_positions(value))
+    for flip_x in (False, True):
+        for flip_y in (False, True):
+            for swap in (False, True):
+                seen = spots.copy()
+                if swap:
+                    seen = seen[:, ::-1]
+                if flip_x:
+                    seen[:, 0] = 1 - seen[:, 0]
+                if flip_y:
+                    seen[:, 1] = 1 - seen[:, 1]
+                distances = np.linalg.norm(seen[:, None, :] - expected[None, :, :], axis=-1)
+                if (distances.min(axis=0) < PIP_TOLERANCE).all():
+                    return value
+    return 0

@@ -14,7 +14,7 @@ tracker keeps the last good fit and says so (`held`): hands often cover part of 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -139,19 +139,98 @@ def north_edge(board: Board, homography: Matrix) -> str:
     return "left" if dx < 0 else "right"
 
 
+class MarkerCheck:
+    """Whether the markers are still where a homography puts them, cell by cell.
+
+    Looking at the 36 cells of each marker where they should be costs a few hundred
+    samples, against milliseconds for finding markers afresh; a board nudged by more than
+    about half a cell (1.5 mm) no longer passes and is found afresh."""
+
+    def __init__(self, board: Board) -> None:
+        dictionary = aruco_dictionary(board.marker_dictionary)
+        cells = dictionary.markerSize + 2
+        points = []
+        white = []
+        self.owner = []
+        for number, marker in enumerate(board.markers):
+            art = cv2.aruco.generateImageMarker(dictionary, marker.id, cells)
+            left, top = marker.corners()[0]
+            step = marker.size / cells
+            for row in range(cells):
+                for column in range(cells):
+                    points.append((left + (column + 0.5) * step, top + (row + 0.5) * step))
+                    white.append(bool(art[row, column] > 127))
+                    self.owner.append(number)
+        self.points = np.array(points, np.float64)
+        self.white = np.array(white, bool)
+        self.cells = cells * cells
+        self.markers = len(board.markers)
+
+    def passing(self, grey: Grey, homography: Matrix) -> tuple[int, int]:
+        """(markers whose cells all read right, markers that lie within the frame)."""
+        projected = cv2.perspectiveTransform(self.points.reshape(-1, 1, 2), homography)
+        projected = projected.reshape(self.markers, self.cells, 2)
+        height, width = grey.shape[:2]
+        within = (
+            (projected[..., 0] >= 1)
+            & (projected[..., 0] <= width - 2)
+            & (projected[..., 1] >= 1)
+            & (projected[..., 1] <= height - 2)
+        ).all(axis=1)
+        maps = projected.astype(np.float32).reshape(1, -1, 2)
+        samples = np.asarray(
+            cv2.remap(grey, maps[..., 0], maps[..., 1], cv2.INTER_LINEAR), np.float64
+        )
+        if samples.ndim == 3:  # a colour frame: its channels' mean is grey enough here
+            samples = samples.mean(axis=-1)
+        samples = samples.reshape(self.markers, self.cells)
+        white = self.white.reshape(self.markers, self.cells)
+        passed = 0
+        for number in np.flatnonzero(within):
+            light = samples[number][white[number]]
+            dark = samples[number][~white[number]]
+            if light.min() > dark.max() and light.mean() - dark.mean() > 25:
+                passed += 1
+        return passed, int(within.sum())
+
+
+REDETECT_EVERY = 15
+"""Find the markers afresh at least this often (frames), even while they check out."""
+
+
 class RegistrationTracker:
-    """The registration of each frame, holding the last good one through occlusions."""
+    """The registration of each frame, holding the last good one through occlusions.
+
+    While the markers check out where the last fit puts them, that fit stands (a camera
+    and a board that have not moved); otherwise, and every REDETECT_EVERY frames, the
+    markers are found afresh."""
 
     def __init__(self, board: Board) -> None:
         self._board = board
         self._finder = MarkerFinder(board)
+        self._check = MarkerCheck(board)
         self._last: Fit | None = None
+        self._since_found = 0
 
     @property
     def last(self) -> Fit | None:
         return self._last
 
-    def update(self, grey: Grey) -> Fit | None:
+    def update(self, image: NDArray[np.uint8]) -> Fit | None:
+        """The fit for a frame, BGR or grey."""
+        last = self._last
+        if last is not None and self._since_found < REDETECT_EVERY:
+            passed, within = self._check.passing(image, last.homography)
+            if passed >= max(MIN_MARKERS + 1, 0.6 * within):
+                self._since_found += 1
+                checked = replace(last.registration, markers_seen=passed, held=False)
+                return Fit(last.homography, checked, last.detection)
+        self._since_found = 0
+        grey = (
+            image
+            if image.ndim == 2
+            else np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
+        )
         detection = self._finder.find(grey)
         fitted = fit_homography(self._board, detection)
         total = len(self._board.markers)

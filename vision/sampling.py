@@ -6,7 +6,7 @@ homography, one cv2.remap for all of them) and every paper point a tiny one.
 
     sampler = Sampler(board)
     patches = sampler.sample(image, homography)
-    patches.zones.shape     # (zones, n, n, 3), BGR, n = 2 * radius * px_per_mm + 1
+    patches.zones.shape     # (points, 3): every zone's own points, BGR
     patches.paper.shape     # (paper points, k, k, 3)
     patches.inside          # per zone: did its patch fall inside the frame?
 """
@@ -14,6 +14,7 @@ homography, one cv2.remap for all of them) and every paper point a tiny one.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -33,9 +34,10 @@ Floats = NDArray[np.float64]
 @dataclass(frozen=True, slots=True)
 class Patches:
     zones: Image
+    """(points, 3) BGR: every zone's own points, zone after zone (see Sampler.spans)."""
     paper: Image
     inside: NDArray[np.bool_]
-    """Per zone: True when its whole patch lies within the frame."""
+    """Per zone: True when all its points lie within the frame."""
     paper_inside: NDArray[np.bool_]
 
 
@@ -46,58 +48,110 @@ def _grid(centre: tuple[float, float], half: float, count: int) -> Floats:
 
 
 class Sampler:
+    """Which board points to look at, and looking at them in a frame.
+
+    Only a zone's own points are sampled (those nearer to it than to any other zone, within
+    its radius): about half of its square, and so half the work. The projected sampling
+    maps are kept while the homography stays the same (a camera bolted over a still
+    board)."""
+
     def __init__(self, board: Board, px_per_mm: float = ZONE_PX_PER_MM) -> None:
         self.zones: tuple[Zone, ...] = board.zones()
         radius = max(zone.radius for zone in self.zones)
         self.size = int(2 * round(radius * px_per_mm) + 1)
         self.mm_per_px = 2 * radius / (self.size - 1)
-        self._zone_mm = np.concatenate(
-            [_grid(zone.centre, radius, self.size) for zone in self.zones]
-        ).reshape(-1, 2)
-        half = (PAPER_PATCH - 1) / 2
-        self._paper_mm = np.concatenate(
-            [_grid(point, half, PAPER_PATCH) for point in board.paper]
-        ).reshape(-1, 2)
+        squares = np.stack([_grid(zone.centre, radius, self.size) for zone in self.zones])
         # A pixel belongs to the nearest zone within that zone's radius: crystals pushed
         # aside on a crowded place still count there, never at the neighbour's.
         centres = np.array([zone.centre for zone in self.zones], np.float64)
-        points = self._zone_mm.reshape(len(self.zones), -1, 2)
+        points = squares.reshape(len(self.zones), -1, 2)
         masks = []
         for index, zone in enumerate(self.zones):
             distances = np.linalg.norm(points[index][:, None, :] - centres[None, :, :], axis=-1)
             own = distances[:, index]
             masks.append((own <= zone.radius) & (own <= distances.min(axis=1) + 1e-9))
         self.masks = np.stack(masks).reshape(len(self.zones), self.size, self.size)
-        """Per zone, the pixels of its patch that are its own."""
+        """Per zone, the pixels of its square patch that are its own."""
+        flat_masks = self.masks.reshape(len(self.zones), -1)
+        self.zone_of_point = np.concatenate(
+            [np.full(int(m.sum()), i, np.int32) for i, m in enumerate(flat_masks)]
+        )
+        """For every sampled point, the index of its zone."""
+        self.place_in_patch = np.concatenate([np.flatnonzero(m) for m in flat_masks])
+        """For every sampled point, its index in its zone's flattened square patch."""
+        ends = np.cumsum([int(m.sum()) for m in flat_masks])
+        self.spans = tuple(zip([0, *ends[:-1].tolist()], ends.tolist(), strict=True))
+        """Per zone, (first, end) of its points."""
+        self._zone_mm = points.reshape(-1, 2)[flat_masks.reshape(-1)]
+        half = (PAPER_PATCH - 1) / 2
+        self._paper_mm = np.concatenate(
+            [_grid(point, half, PAPER_PATCH) for point in board.paper]
+        ).reshape(-1, 2)
         self.paper_points = np.array(board.paper, np.float64).reshape(-1, 2)
+        self._maps_for: NDArray[np.float64] | None = None
+        self._maps: tuple[_Maps, _Maps] | None = None
 
     def sample(self, image: Image, homography: NDArray[np.float64]) -> Patches:
-        zones, zones_in = self._remap(image, homography, self._zone_mm)
-        paper, paper_in = self._remap(image, homography, self._paper_mm)
+        if (
+            self._maps is None
+            or self._maps_for is None
+            or not np.array_equal(self._maps_for, homography)
+        ):
+            height, width = image.shape[:2]
+            self._maps = (
+                _Maps.of(homography, self._zone_mm, width, height),
+                _Maps.of(homography, self._paper_mm, width, height),
+            )
+            self._maps_for = homography.copy()
+        zone_maps, paper_maps = self._maps
+        zones = zone_maps.remap(image)
+        paper = paper_maps.remap(image)
         count = len(self.zones)
+        outside = np.bincount(self.zone_of_point[~zone_maps.inside], minlength=count)
+        inside = outside == 0
         return Patches(
-            zones=zones.reshape(count, self.size, self.size, 3),
+            zones=zones,
             paper=paper.reshape(-1, PAPER_PATCH, PAPER_PATCH, 3),
-            inside=np.asarray(zones_in.reshape(count, -1).all(axis=1)),
-            paper_inside=np.asarray(paper_in.reshape(-1, PAPER_PATCH * PAPER_PATCH).all(axis=1)),
+            inside=inside,
+            paper_inside=np.asarray(
+                paper_maps.inside.reshape(-1, PAPER_PATCH * PAPER_PATCH).all(axis=1)
+            ),
         )
 
-    def sample_zone(
-        self, image: Image, homography: NDArray[np.float64], index: int, px_per_mm: float
-    ) -> Image:
-        """One zone again, finer: for reading a counter's pips."""
-        zone = self.zones[index]
-        count = int(2 * round(zone.radius * px_per_mm) + 1)
-        points = _grid(zone.centre, zone.radius, count).reshape(-1, 2)
-        pixels, _inside = self._remap(image, homography, points)
-        return pixels.reshape(count, count, 3)
+    def square(self, values: NDArray[Any], index: int, fill: Any = 0) -> NDArray[Any]:
+        """One zone's values (per point) laid back out on its square patch."""
+        first, end = self.spans[index]
+        shape = (self.size * self.size, *values.shape[1:])
+        out = np.full(shape, fill, values.dtype)
+        out[self.place_in_patch[first:end]] = values[first:end]
+        return out.reshape(self.size, self.size, *values.shape[1:])
 
-    @staticmethod
-    def _remap(
-        image: Image, homography: NDArray[np.float64], points: Floats
-    ) -> tuple[Image, NDArray[np.bool_]]:
-        projected = cv2.perspectiveTransform(points.reshape(-1, 1, 2), homography).reshape(-1, 2)
+    def sample_region(
+        self,
+        image: Image,
+        homography: NDArray[np.float64],
+        centre: tuple[float, float],
+        half: float,
+        px_per_mm: float,
+    ) -> Image:
+        """A square of board (`half` millimetres each side of `centre`), finer: for reading
+        a counter's pips."""
+        count = int(2 * round(half * px_per_mm) + 1)
+        points = _grid(centre, half, count).reshape(-1, 2)
         height, width = image.shape[:2]
+        return _Maps.of(homography, points, width, height).remap(image).reshape(count, count, 3)
+
+
+@dataclass(frozen=True, slots=True)
+class _Maps:
+    map_x: NDArray[np.float32]
+    map_y: NDArray[np.float32]
+    count: int
+    inside: NDArray[np.bool_]
+
+    @classmethod
+    def of(cls, homography: NDArray[np.float64], points: Floats, width: int, height: int) -> _Maps:
+        projected = cv2.perspectiveTransform(points.reshape(-1, 1, 2), homography).reshape(-1, 2)
         inside = (
             (projected[:, 0] >= 0)
             & (projected[:, 0] <= width - 1)
@@ -109,9 +163,20 @@ class Sampler:
         padded = -(-count // _ROW) * _ROW
         maps = np.zeros((padded, 2), np.float32)
         maps[:count] = projected
-        map_x = maps[:, 0].reshape(-1, _ROW)
-        map_y = maps[:, 1].reshape(-1, _ROW)
-        pixels = cv2.remap(
-            image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0
+        return cls(
+            np.ascontiguousarray(maps[:, 0].reshape(-1, _ROW)),
+            np.ascontiguousarray(maps[:, 1].reshape(-1, _ROW)),
+            count,
+            np.asarray(inside),
         )
-        return np.asarray(pixels, np.uint8).reshape(-1, 3)[:count], np.asarray(inside)
+
+    def remap(self, image: Image) -> Image:
+        pixels = cv2.remap(
+            image,
+            self.map_x,
+            self.map_y,
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=0,
+        )
+        return np.asarray(pixels, np.uint8).reshape(-1, 3)[: self.count]

@@ -68,6 +68,39 @@ def zone_map(board: Board) -> dict[str, Zone]:
     return {zone.key: zone for zone in board.zones()}
 
 
+NEAR = 30.0
+"""Zones closer than this (millimetres) are neighbours whose room a crystal must leave."""
+
+
+@lru_cache(maxsize=8)
+def _neighbour_table(board: Board) -> dict[str, tuple[Point, ...]]:
+    zones = board.zones()
+    table = {}
+    for zone in zones:
+        table[zone.key] = tuple(
+            (other.centre[0] - zone.centre[0], other.centre[1] - zone.centre[1])
+            for other in zones
+            if other.key != zone.key and math.dist(other.centre, zone.centre) < NEAR
+        )
+    return table
+
+
+def neighbours(board: Board, key: str) -> tuple[Point, ...]:
+    """Offsets from zone `key` to the zones around it."""
+    return _neighbour_table(board).get(key, ())
+
+
+def in_own_room(spot: Point, around: tuple[Point, ...], margin: float) -> bool:
+    """Whether a crystal at `spot` (an offset from its zone's centre) keeps `margin` on its
+    own side of the midline to every neighbouring zone: players keep a place's crystals on
+    that place, not half on the next one."""
+    for qx, qy in around:
+        length = math.hypot(qx, qy)
+        if (spot[0] * qx + spot[1] * qy) / length > length / 2 - margin:
+            return False
+    return True
+
+
 def lay_counters(board: Board, scene: Scene, seed: int) -> tuple[LaidCounter, ...]:
     zones = zone_map(board)
     laid: list[LaidCounter] = []
@@ -103,7 +136,7 @@ def lay_crystals(
         under = tuple(c for c in counters if c.place == key)
         laid.extend(
             _lay_zone(zone, tuple(colours), placement, under, seed, board.crystal_diameter,
-                      board.counter_size)
+                      board.counter_size, neighbours(board, key))
         )  # fmt: skip
     return tuple(laid)
 
@@ -117,13 +150,17 @@ def _lay_zone(
     seed: int,
     diameter: float,
     counter_size: float,
+    around: tuple[Point, ...] = (),
 ) -> tuple[LaidCrystal, ...]:
     """The crystals of one zone (kept: between frames most zones do not change)."""
     if placement is not None and len(placement) == len(colours):
         offsets = list(placement)
     else:
-        offsets = arrange(len(colours), diameter, random_stream(seed, "crystals", zone.key,
-                                                                 len(colours)))  # fmt: skip
+        for attempt in range(40):
+            rng = random_stream(seed, "crystals", zone.key, len(colours), attempt)
+            offsets = arrange(len(colours), diameter, rng)
+            if all(in_own_room(spot, around, diameter / 4) for spot in offsets):
+                break
     laid = []
     for index, (colour, (dx, dy)) in enumerate(zip(colours, offsets, strict=True)):
         spot = (zone.centre[0] + dx, zone.centre[1] + dy)
@@ -219,7 +256,11 @@ def _zone(zones: dict[str, Zone], key: str) -> Zone:
 
 
 def spot_beside(
-    taken: list[Point], diameter: float, radius: float, rng: np.random.Generator
+    taken: list[Point],
+    diameter: float,
+    radius: float,
+    rng: np.random.Generator,
+    around: tuple[Point, ...] = (),
 ) -> Point:
     """Where a hand puts one more crystal into a zone already holding crystals at `taken`
     (offsets from its centre): touching or just beside one of them, not on top of any,
@@ -234,6 +275,8 @@ def spot_beside(
         step = diameter * rng.uniform(0.97, 1.1)
         spot = (x + step * math.cos(angle), y + step * math.sin(angle))
         if any(math.dist(spot, other) < 0.94 * diameter for other in taken):
+            continue
+        if not in_own_room(spot, around, diameter / 4):
             continue
         # Prefer spots inside the zone; among them, no need to be exactly central.
         reach = max(math.hypot(*spot), radius * 0.6) + rng.uniform(0.0, 1.0)

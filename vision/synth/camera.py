@@ -21,7 +21,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.geometry import Board
-from vision.synth.arrangement import current_offsets, random_stream, spot_beside, zone_map
+from vision.synth.arrangement import (
+    current_offsets,
+    neighbours,
+    random_stream,
+    spot_beside,
+    zone_map,
+)
 from vision.synth.conditions import Conditions
 from vision.synth.motion import Reach, reach
 from vision.synth.render import render
@@ -74,7 +80,13 @@ class SyntheticCamera:
         taken = current_offsets(self.board, self._scene, self.seed, zone)
         self._changes += 1
         rng = random_stream(self.seed, "put", zone, self._changes)
-        spot = spot_beside(taken, self.board.crystal_diameter, zones[zone].radius, rng)
+        spot = spot_beside(
+            taken,
+            self.board.crystal_diameter,
+            zones[zone].radius,
+            rng,
+            neighbours(self.board, zone),
+        )
         colours = (*self._scene.crystals.get(zone, ()), colour)
         self._set_zone(zone, colours, (*taken, spot))
 
