@@ -21,8 +21,10 @@ from __future__ import annotations
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -37,6 +39,7 @@ from vision.synth import Scene, SyntheticCamera, random_conditions, render
 from vision.synth.conditions import Conditions
 from vision.temporal import FilterState, step
 
+T = TypeVar("T")
 SIDES = ("red", "blue")
 CHALLENGE = "yellow"
 COLOURS = (*SIDES, CHALLENGE)
@@ -105,7 +108,7 @@ def calibrated(board: Board, conditions: Conditions, seed: int) -> Calibration |
     return result.calibration
 
 
-def timed(function, *args):  # type: ignore[no-untyped-def]
+def timed(function: Callable[..., T], *args: Any) -> tuple[T, float]:
     start = time.perf_counter()
     value = function(*args)
     return value, time.perf_counter() - start
