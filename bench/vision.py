@@ -62,6 +62,8 @@ class Tally:
     frames_right: int = 0
     counters: int = 0
     counters_exact: int = 0
+    false_hands: int = 0
+    """Still frames (no hand in them) read as having a hand over the board."""
     counter_errors: int = 0
     refused: list[str] = field(default_factory=list)
     read_s: list[float] = field(default_factory=list)
@@ -69,9 +71,22 @@ class Tally:
     examples: list[str] = field(default_factory=list)
 
 
-def random_position(board: Board, rng: np.random.Generator) -> Scene:
+def random_topology(board: Board, rng: np.random.Generator) -> dict[str, tuple[int | None, ...]]:
+    """Counters for one game: they are laid before play and stay where they are."""
+    counters: dict[str, tuple[int | None, ...]] = {}
+    for place in rng.choice(len(board.places), 12, replace=False):
+        value = int(rng.choice((5, 3, 2)))
+        counters[str(board.places[int(place)].number)] = (value if rng.random() < 0.6 else None,)
+    return counters
+
+
+def random_position(
+    board: Board,
+    rng: np.random.Generator,
+    counters: dict[str, tuple[int | None, ...]] | None = None,
+) -> Scene:
     """A game-like position: half the places held, some with a challenge piece or a
-    challenger's piece too, some claim diamonds taken, counters face up or down."""
+    challenger's piece too, some claim diamonds taken; the game's counters."""
     crystals: dict[str, tuple[str, ...]] = {}
     for place in board.places:
         roll = rng.random()
@@ -90,11 +105,7 @@ def random_position(board: Board, rng: np.random.Generator) -> Scene:
     for diamond in board.diamonds:
         if rng.random() < 0.4:
             crystals[f"diamond-{diamond.quadrant}"] = (str(rng.choice(SIDES)),)
-    counters: dict[str, tuple[int | None, ...]] = {}
-    for place in rng.choice(len(board.places), 12, replace=False):
-        value = int(rng.choice((5, 3, 2)))
-        counters[str(board.places[int(place)].number)] = (value if rng.random() < 0.6 else None,)
-    return Scene(crystals=crystals, counters=counters)
+    return Scene(crystals=crystals, counters=counters or {})
 
 
 def calibrated(board: Board, conditions: Conditions, seed: int) -> Calibration | str:
@@ -123,12 +134,15 @@ def read_frames(board: Board, sets: int, frames: int, tally: Tally) -> None:
             tally.refused.append(f"set {number}: {calibration}")
             continue
         reader = BoardReader(calibration, board)
+        topology = random_topology(board, rng)
         for index in range(frames):
-            scene = random_position(board, rng)
+            scene = random_position(board, rng, topology)
             shot = render(board, scene, conditions, 30_000 + number * 100 + index)
+            reader.forget_contents()
             reading, seconds = timed(reader.read, shot.image)
             _image, decode = timed(cv2.imdecode, np.frombuffer(shot.jpeg, np.uint8), 1)
             tally.read_s.append(seconds)
+            tally.false_hands += reading.hands
             tally.decode_s.append(decode)
             wrong = []
             for zone in board.zones():
@@ -171,7 +185,7 @@ def hand_sequences(board: Board, sets: int, per_set: int, result: Occlusion) -> 
             continue
         reader = BoardReader(calibration, board)
         camera = SyntheticCamera(board, conditions, seed=60_000 + number)
-        start = random_position(board, rng)
+        start = random_position(board, rng, random_topology(board, rng))
         camera.set_scene(Scene(crystals=start.crystals))
         state = FilterState.start(start.crystals)
         for _ in range(per_set):
@@ -237,6 +251,7 @@ def main() -> int:
         f"  frames read fully right: {right:.2%} ({tally.frames_right} of {tally.frames})"
         f"  floor >= {FULLY_RIGHT_FLOOR:.0%}"
     )
+    print(f"  hands seen where there were none: {tally.false_hands} of {tally.frames} frames")
     print(
         f"  topology counters: {tally.counters_exact} of {tally.counters} read exactly (value,"
         f" or face down); wrong values read: {tally.counter_errors}"

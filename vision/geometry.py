@@ -26,6 +26,10 @@ DEFAULT_BOARD = BOARDS_DIR / "memwars.toml"
 
 Point = tuple[float, float]
 
+RIM_INSET = 3.0
+"""How far in from the sheet's edge the rim is watched (markers start further in)."""
+RIM_STEP = 4.0
+
 MARKER_DICTIONARIES = ("DICT_4X4_50", "DICT_4X4_100", "DICT_5X5_50", "DICT_5X5_100")
 """The ArUco dictionaries a board may use (small ones: fewer false detections)."""
 
@@ -102,6 +106,7 @@ class Board:
     deck: Rect
     paper: tuple[Point, ...]
     """Bare paper, away from every line and number: where the light is measured."""
+
     source: str = ""
 
     def marker(self, marker_id: int) -> Marker | None:
@@ -129,6 +134,23 @@ class Board:
             Zone(f"diamond-{d.quadrant}", d.centre, d.radius * 0.6) for d in self.diamonds
         )
         return places + diamonds
+
+    def rim(self, inset: float = RIM_INSET, step: float = RIM_STEP) -> tuple[Point, ...]:
+        """Points round the sheet, `inset` millimetres in from its edge, clockwise from the
+        top-left corner. An arm reaching over the board must cross them."""
+        w, h = self.width - 2 * inset, self.height - 2 * inset
+        points: list[Point] = []
+        for length, start, direction in (
+            (w, (inset, inset), (1.0, 0.0)),
+            (h, (self.width - inset, inset), (0.0, 1.0)),
+            (w, (self.width - inset, self.height - inset), (-1.0, 0.0)),
+            (h, (inset, self.height - inset), (0.0, -1.0)),
+        ):
+            count = max(1, int(length // step))
+            for k in range(count):
+                along = k * length / count
+                points.append((start[0] + direction[0] * along, start[1] + direction[1] * along))
+        return tuple(points)
 
     @property
     def play_area(self) -> Rect:

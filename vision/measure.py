@@ -44,6 +44,8 @@ class Measured:
     paper_covered: NDArray[np.bool_]
     """Per paper point: something coloured or dark lies on it (a crystal's edge, a hand)."""
     sampler: Sampler
+    rim_crossed: bool
+    """Something lies across the sheet's rim: an arm reaching over the board."""
 
     def zone(self, index: int) -> NDArray[np.float32]:
         """One zone's reflectance on its square patch (0 outside the zone's own points)."""
@@ -90,7 +92,9 @@ class Measurer:
             chromatic = chroma_distance(features(ratio)) > NEUTRAL_CHROMA * 1.5
             dark = ratio.mean(axis=1) < 0.35
             covered = patches.paper_inside & (chromatic | dark)
-        return Measured(fit, patches, white, reflectance, covered, self.sampler)
+        return Measured(
+            fit, patches, white, reflectance, covered, self.sampler, rim_crossed(patches)
+        )
 
     def _without_glare(
         self, pixels: Image, smooth: NDArray[np.float64], local: NDArray[np.float64]
@@ -137,3 +141,24 @@ def _linear(values: NDArray[Any]) -> NDArray[np.float32]:
 
 def _encoded(linear: NDArray[np.float32]) -> NDArray[np.float32]:
     return np.asarray(255.0 * np.power(linear, 1 / GAMMA), np.float32)
+
+
+RIM_CHROMA = 0.06
+"""Rim points further than this from the rim's usual chromaticity are covered."""
+RIM_DARK = 0.55
+"""Rim points darker than this share of the rim's usual brightness are covered."""
+
+
+def rim_crossed(patches: Patches) -> bool:
+    """Whether two neighbouring rim points look unlike bare paper (one alone may be a
+    speck, or the table showing through a slightly wrong registration)."""
+    if patches.rim_inside.sum() < 8:
+        return False
+    values = patches.rim.astype(np.float64)
+    usual = np.median(values[patches.rim_inside], axis=0)
+    feature = features(values)
+    typical = features(usual[None, :])[0]
+    chroma = np.hypot(feature[:, 0] - typical[0], feature[:, 1] - typical[1])
+    dark = values.mean(axis=1) < RIM_DARK * usual.mean()
+    covered = patches.rim_inside & ((chroma > RIM_CHROMA) | dark)
+    return bool((covered & np.roll(covered, 1)).any())

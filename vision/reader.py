@@ -85,8 +85,14 @@ class BoardReader:
     def forget(self) -> None:
         """Start afresh: no registration to hold, no previous frame (a new camera or image)."""
         self.measurer.tracker = RegistrationTracker(self.board)
-        self._previous = None
+        self.forget_contents()
         self.fit = None
+
+    def forget_contents(self) -> None:
+        """Forget what the last frame held (a new position laid out while nobody looked),
+        keeping the registration."""
+        self._previous = None
+        self._counter_cache.clear()
 
     def read(self, image: Image, t_ns: int = 0) -> BoardReading:
         measured = self.measurer.measure(image)
@@ -117,6 +123,7 @@ class BoardReader:
         self._previous = now
         hands = (
             registration.held
+            or measured.rim_crossed
             or self.measurer.largest_cover(measured.paper_covered) >= HAND_COVER
             or sum(count.occluded for count in counts) >= HAND_ZONES
             or changed >= SUDDEN_CHANGES
@@ -273,7 +280,13 @@ def read_counters(
         keep = blob_stats[1:, cv2.CC_STAT_AREA] >= 0.25 * pip_area
         areas = blob_stats[1:, cv2.CC_STAT_AREA][keep]
         spots = _tile_coordinates(centroids[1:][keep], rect)
-        values.append(_face(areas, spots, pip_area))
+        face = _face(areas, spots, pip_area)
+        if face is None:
+            # A ring has a dark hole in its middle; pips blurred together do not.
+            x, y = np.round(centroids[1:][keep][0]).astype(int)
+            if bright[y, x]:
+                face = 0
+        values.append(face)
     return tuple(values)
 
 

@@ -39,6 +39,9 @@ class Patches:
     inside: NDArray[np.bool_]
     """Per zone: True when all its points lie within the frame."""
     paper_inside: NDArray[np.bool_]
+    rim: Image
+    """(rim points, 3) BGR round the sheet's edge: see Board.rim."""
+    rim_inside: NDArray[np.bool_]
 
 
 def _grid(centre: tuple[float, float], half: float, count: int) -> Floats:
@@ -88,8 +91,9 @@ class Sampler:
             [_grid(point, half, PAPER_PATCH) for point in board.paper]
         ).reshape(-1, 2)
         self.paper_points = np.array(board.paper, np.float64).reshape(-1, 2)
+        self._rim_mm = np.array(board.rim(), np.float64)
         self._maps_for: NDArray[np.float64] | None = None
-        self._maps: tuple[_Maps, _Maps] | None = None
+        self._maps: tuple[_Maps, _Maps, _Maps] | None = None
 
     def sample(self, image: Image, homography: NDArray[np.float64]) -> Patches:
         if (
@@ -101,11 +105,13 @@ class Sampler:
             self._maps = (
                 _Maps.of(homography, self._zone_mm, width, height),
                 _Maps.of(homography, self._paper_mm, width, height),
+                _Maps.of(homography, self._rim_mm, width, height),
             )
             self._maps_for = homography.copy()
-        zone_maps, paper_maps = self._maps
+        zone_maps, paper_maps, rim_maps = self._maps
         zones = zone_maps.remap(image)
         paper = paper_maps.remap(image)
+        rim = rim_maps.remap(image)
         count = len(self.zones)
         outside = np.bincount(self.zone_of_point[~zone_maps.inside], minlength=count)
         inside = outside == 0
@@ -116,6 +122,8 @@ class Sampler:
             paper_inside=np.asarray(
                 paper_maps.inside.reshape(-1, PAPER_PATCH * PAPER_PATCH).all(axis=1)
             ),
+            rim=rim,
+            rim_inside=rim_maps.inside,
         )
 
     def square(self, values: NDArray[Any], index: int, fill: Any = 0) -> NDArray[Any]:
