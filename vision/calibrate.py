@@ -23,6 +23,7 @@ from vision.calibration import (
 )
 from vision.colours import FIRST_COLOUR, ClassTable, ColourModel, features
 from vision.geometry import Board
+from vision.lean import Lean, fit_lean
 from vision.measure import Measured, Measurer
 from vision.reader import BoardReader
 
@@ -39,21 +40,19 @@ def calibrate(
     roles: Mapping[str, str] | None = None,
     board_file: str = "",
 ) -> CalibrationResult:
-    measurer = Measurer(board)
-    keys = [zone.key for zone in measurer.sampler.zones]
-    measured: list[tuple[Image, Measured]] = []
+    images = list(frames)
     problems: list[str] = []
-    for image in frames:
-        result = measurer.measure(image)
-        if result is None:
-            problems.append("the board was not found in a frame: are the markers in view?")
-        elif result.white is None:
-            problems.append("too little bare paper was seen in a frame: clear the board")
-        else:
-            measured.append((image, result))
+    # First look where the crystals' pictures lie against their places (the lean a
+    # tilted camera gives them), then measure again looking there.
+    first_look = _measure_all(Measurer(board), images, problems)
+    if not first_look:
+        return _failed(board_file, roles, problems or ["no frames to calibrate from"])
+    lean = _fit_lean(board, Measurer(board), first_look, plan)
+    measurer = Measurer(board, lean)
+    measured = _measure_all(measurer, images, [])
     if not measured:
         return _failed(board_file, roles, problems or ["no frames to calibrate from"])
-
+    keys = [zone.key for zone in measurer.sampler.zones]
     samples: dict[str, list[NDArray[np.float64]]] = {name: [] for name in plan}
     areas: dict[str, list[int]] = {name: [] for name in plan}
     found: dict[str, list[int]] = {name: [] for name in plan}
@@ -62,18 +61,24 @@ def calibrate(
             for place in places:
                 index = keys.index(str(place))
                 reflectance = result.zone(index)
-                feature = features(reflectance)
                 blob = crystal_pixels(reflectance, measurer.sampler.masks[index])
                 if blob.sum() < 0.2 * _crystal_pixels(board, measurer.sampler.mm_per_px):
                     continue
-                samples[name].append(core_samples(feature, blob))
+                samples[name].append(core_samples(features(reflectance), blob))
                 areas[name].append(int(blob.sum()))
                 if place not in found[name]:
                     found[name].append(place)
     models = []
     for name, places in plan.items():
         missing = [p for p in places if p not in found[name]]
-        if missing:
+        if missing and len(missing) == len(places):
+            where = " and ".join(str(p) for p in missing)
+            problems.append(
+                f"no {name} crystal was seen on place {where}: if they are there, {name}"
+                " cannot be told from the bare board (white, clear and grey crystals look"
+                " like the paper)"
+            )
+        elif missing:
             where = " and ".join(str(p) for p in missing)
             problems.append(f"no {name} crystal was seen on place {where}")
         if not samples[name]:
@@ -89,6 +94,7 @@ def calibrate(
         roles=dict(roles or {}),
         north=first.fit.registration.north,
         image_size=(width, height),
+        lean=lean,
         created=calibrated_at(),
     )
     if models:
@@ -96,6 +102,49 @@ def calibrate(
     return CalibrationResult(
         calibration, tuple(dict.fromkeys(problems)), {k: tuple(v) for k, v in found.items()}
     )
+
+
+def _measure_all(
+    measurer: Measurer, images: list[Image], problems: list[str]
+) -> list[tuple[Image, Measured]]:
+    measured = []
+    for image in images:
+        result = measurer.measure(image)
+        if result is None:
+            problems.append("the board was not found in a frame: are the markers in view?")
+        elif result.white is None:
+            problems.append("too little bare paper was seen in a frame: clear the board")
+        else:
+            measured.append((image, result))
+    return measured
+
+
+def _fit_lean(
+    board: Board,
+    measurer: Measurer,
+    measured: list[tuple[Image, Measured]],
+    plan: Mapping[str, tuple[int, ...]],
+) -> Lean:
+    """The lean from where each calibration crystal's picture lies against its place."""
+    sampler = measurer.sampler
+    keys = [zone.key for zone in sampler.zones]
+    middle = (sampler.size - 1) / 2
+    places = []
+    offsets = []
+    for _image, result in measured:
+        for places_of_colour in plan.values():
+            for place in places_of_colour:
+                index = keys.index(str(place))
+                blob = crystal_pixels(result.zone(index), sampler.masks[index])
+                if blob.sum() < 0.2 * _crystal_pixels(board, sampler.mm_per_px):
+                    continue
+                rows, columns = np.nonzero(blob)
+                offsets.append(
+                    ((columns.mean() - middle) * sampler.mm_per_px,
+                     (rows.mean() - middle) * sampler.mm_per_px)
+                )  # fmt: skip
+                places.append(sampler.zones[index].centre)
+    return fit_lean(np.array(places, np.float64), np.array(offsets, np.float64))
 
 
 def _with_read_areas(
@@ -126,6 +175,10 @@ def _with_read_areas(
     return result
 
 
+def keys_of(reader: BoardReader) -> list[str]:
+    return [zone.key for zone in reader.measurer.sampler.zones]
+
+
 def _crystal_pixels(board: Board, mm_per_px: float) -> float:
     return float(np.pi * (board.crystal_diameter / 2 / mm_per_px) ** 2)
 
@@ -146,7 +199,14 @@ def _check(
             f"{a} and {b} look alike under this light ({share:.0%} of {a} read as {b}):"
             " use crystals of more different colours, or better light"
         )
-    for image, _result in measured:
+    for image, result in measured:
+        burnt = [key for key, out in zip(keys_of(reader), result.blinded, strict=True) if out]
+        if burnt:
+            problems.append(
+                f"the paper is burnt out to full white around {len(burnt)} places (first "
+                f"{burnt[0]}): glare or too much exposure; move the light or lower the "
+                "camera's exposure"
+            )
         reading = reader.read(image)
         for key, zone in reading.zones.items():
             want = (expected[key],) if key in expected else ()

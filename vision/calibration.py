@@ -30,6 +30,7 @@ from companion.errors import UserError
 from companion.files import write_atomically
 from vision.colours import NEUTRAL_CHROMA, ColourModel, chroma_distance, features
 from vision.geometry import Board, load_board
+from vision.lean import Lean
 
 FORMAT = "companion-vision-calibration"
 VERSION = 1
@@ -64,6 +65,8 @@ class Calibration:
     """What each colour stands for in the game: 'side-1' -> 'red', 'challenge' -> 'yellow'."""
     north: str = "top"
     image_size: tuple[int, int] = (1280, 720)
+    lean: Lean = field(default_factory=Lean)
+    """How far crystals' pictures lean from their places (see vision/lean.py)."""
     created: str = ""
 
     def colour(self, name: str) -> ColourModel:
@@ -83,6 +86,7 @@ class Calibration:
             "board_file": self.board_file,
             "north": self.north,
             "image_size": list(self.image_size),
+            "lean": {"alpha": self.lean.alpha, "beta": list(self.lean.beta)},
             "roles": dict(self.roles),
             "colours": [
                 {
@@ -110,11 +114,13 @@ class Calibration:
             raise UserError(f"not a calibration file: {error}", where=str(path)) from None
         try:
             return cls.from_dict(data)
-        except (KeyError, TypeError, ValueError, IndexError) as error:
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
             raise UserError(f"not a calibration file: {error!r}", where=str(path)) from None
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Calibration:
+    def from_dict(cls, data: Any) -> Calibration:
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
         if data.get("format") != FORMAT:
             raise ValueError(f"format is not {FORMAT!r}")
         if data.get("version") != VERSION:
@@ -135,12 +141,16 @@ class Calibration:
         if not colours:
             raise ValueError("no colours")
         width, height = (int(v) for v in data["image_size"])
+        lean_data = dict(data.get("lean", {"alpha": 0.0, "beta": [0.0, 0.0]}))
+        beta_x, beta_y = (float(v) for v in lean_data["beta"])
+        lean = Lean(float(lean_data["alpha"]), (beta_x, beta_y))
         return cls(
             board_file=str(data.get("board_file", "")),
             colours=tuple(colours),
             roles={str(k): str(v) for k, v in dict(data.get("roles", {})).items()},
             north=str(data.get("north", "top")),
             image_size=(width, height),
+            lean=lean,
             created=str(data.get("created", "")),
         )
 

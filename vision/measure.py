@@ -20,11 +20,14 @@ from numpy.typing import NDArray
 
 from vision.colours import NEUTRAL_CHROMA, WhiteField, chroma_distance, features, fit_white
 from vision.geometry import Board
+from vision.lean import Lean
 from vision.registration import Fit, RegistrationTracker
 from vision.sampling import Patches, Sampler
 
 Image = NDArray[np.uint8]
 
+BURNT_OUT = 250.0
+"""Paper this bright in every channel has clipped: how much glare there is is unknown."""
 GLARE_FROM = 1.04
 """Paper this much brighter around a zone than the smooth field means glare there."""
 LOCAL_POINTS = 6
@@ -46,6 +49,9 @@ class Measured:
     sampler: Sampler
     rim_crossed: bool
     """Something lies across the sheet's rim: an arm reaching over the board."""
+    blinded: NDArray[np.bool_]
+    """Per zone: the paper around it is burnt out to full white (glare, or too much
+    exposure), so its colours cannot be judged."""
 
     def zone(self, index: int) -> NDArray[np.float32]:
         """One zone's reflectance on its square patch (0 outside the zone's own points)."""
@@ -53,10 +59,10 @@ class Measured:
 
 
 class Measurer:
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, lean: Lean | None = None) -> None:
         self.board = board
         self.tracker = RegistrationTracker(board)
-        self.sampler = Sampler(board)
+        self.sampler = Sampler(board, lean=lean)
         self._zone_centres = np.array([zone.centre for zone in self.sampler.zones], np.float64)
         points = self.sampler.paper_points
         distance = np.linalg.norm(points[:, None, :] - points[None, :, :], axis=-1)
@@ -75,6 +81,7 @@ class Measurer:
         paper = patches.paper.reshape(len(patches.paper), -1, 3).mean(axis=1)
         white = fit_white(self.sampler.paper_points, paper, patches.paper_inside)
         reflectance: NDArray[np.float32]
+        blinded = np.zeros(len(self.sampler.zones), bool)
         if white is None:
             reflectance = np.zeros(patches.zones.shape, np.float32)
             covered = patches.paper_inside.copy()
@@ -85,6 +92,7 @@ class Measurer:
             smooth = np.maximum(white.at(self._zone_centres), 1.0)
             local = np.maximum(white.near(self._zone_centres, self._nearest, self._weights), 1.0)
             pixels = self._without_glare(patches.zones, smooth, local)
+            blinded = local.min(axis=1) >= BURNT_OUT
             scale = (1 / np.minimum(local, smooth)).astype(np.float32)
             reflectance = np.asarray(pixels * scale[self.sampler.zone_of_point], np.float32)
             paper_white = np.maximum(white.at(self.sampler.paper_points), 1.0)
@@ -93,7 +101,14 @@ class Measurer:
             dark = ratio.mean(axis=1) < 0.35
             covered = patches.paper_inside & (chromatic | dark)
         return Measured(
-            fit, patches, white, reflectance, covered, self.sampler, rim_crossed(patches)
+            fit,
+            patches,
+            white,
+            reflectance,
+            covered,
+            self.sampler,
+            rim_crossed(patches),
+            blinded,
         )
 
     def _without_glare(

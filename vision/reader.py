@@ -67,7 +67,7 @@ class BoardReader:
     def __init__(self, calibration: Calibration, board: Board | None = None) -> None:
         self.calibration = calibration
         self.board = board if board is not None else calibration.load_board()
-        self.measurer = Measurer(self.board)
+        self.measurer = Measurer(self.board, calibration.lean)
         self.table = ClassTable(calibration.colours)
         self._classes = FIRST_COLOUR + len(calibration.colours)
         self._areas = np.array([model.area for model in calibration.colours], np.float64)
@@ -111,6 +111,10 @@ class BoardReader:
             counters: tuple[int | None, ...] = ()
             if not count.occluded and count.black >= 0.25 * self._counter_area:
                 counters = self._counters(image, measured, index, count)
+            if measured.blinded[index]:
+                # Glare has burnt the paper out here: the colours cannot be trusted.
+                readings[zone.key] = ZoneReading(zone.key, confidence=0.0, occluded=True)
+                continue
             readings[zone.key] = ZoneReading(
                 zone.key, count.crystals, count.confidence, counters, count.occluded
             )

@@ -21,6 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.geometry import Board, Zone
+from vision.lean import Lean
 
 ZONE_PX_PER_MM = 1.5
 PAPER_PATCH = 4
@@ -58,7 +59,9 @@ class Sampler:
     maps are kept while the homography stays the same (a camera bolted over a still
     board)."""
 
-    def __init__(self, board: Board, px_per_mm: float = ZONE_PX_PER_MM) -> None:
+    def __init__(
+        self, board: Board, px_per_mm: float = ZONE_PX_PER_MM, lean: Lean | None = None
+    ) -> None:
         self.zones: tuple[Zone, ...] = board.zones()
         radius = max(zone.radius for zone in self.zones)
         self.size = int(2 * round(radius * px_per_mm) + 1)
@@ -85,7 +88,9 @@ class Sampler:
         ends = np.cumsum([int(m.sum()) for m in flat_masks])
         self.spans = tuple(zip([0, *ends[:-1].tolist()], ends.tolist(), strict=True))
         """Per zone, (first, end) of its points."""
-        self._zone_mm = points.reshape(-1, 2)[flat_masks.reshape(-1)]
+        # Crystals are looked for where their pictures lean to, not at their feet.
+        shift = (lean or Lean()).at(centres)
+        self._zone_mm = (points + shift[:, None, :]).reshape(-1, 2)[flat_masks.reshape(-1)]
         half = (PAPER_PATCH - 1) / 2
         self._paper_mm = np.concatenate(
             [_grid(point, half, PAPER_PATCH) for point in board.paper]

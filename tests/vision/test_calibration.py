@@ -1,0 +1,174 @@
+"""Calibration: the plan, learning the colours from frames, the checks a user reads, and the
+saved file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.errors import UserError
+from tests.vision.helpers import COLOURS, EASY, ROLES, calibrate_from_render
+from vision.calibration import Calibration, calibration_plan
+from vision.geometry import Board
+from vision.synth import PALETTE, Pigment
+
+
+def test_the_plan_names_two_distinct_places_for_each_colour() -> None:
+    plan = calibration_plan(COLOURS)
+    assert list(plan) == list(COLOURS)
+    places = [place for pair in plan.values() for place in pair]
+    assert len(places) == 6
+    assert len(set(places)) == 6
+    assert all(1 <= place <= 100 for place in places)
+
+
+@pytest.mark.parametrize(
+    ("colours", "message"),
+    [
+        pytest.param((), "name at least one crystal colour", id="none"),
+        pytest.param(("red", "red"), "each crystal colour may be named once", id="twice"),
+        pytest.param(tuple(f"c{i}" for i in range(9)), "at most 8 crystal colours", id="nine"),
+        pytest.param(("red", "light blue"), "is not a colour name", id="a space"),
+    ],
+)
+def test_a_plan_refuses_colours_it_cannot_place(colours: tuple[str, ...], message: str) -> None:
+    with pytest.raises(UserError, match=message):
+        calibration_plan(colours)
+
+
+def test_an_easy_frame_calibrates_without_problems_and_survives_saving(
+    board: Board, tmp_path: Path
+) -> None:
+    result = calibrate_from_render(board, EASY)
+    assert result.problems == ()
+    plan = calibration_plan(COLOURS)
+    assert dict(result.found) == plan
+    calibration = result.calibration
+    assert [model.name for model in calibration.colours] == list(COLOURS)
+    assert dict(calibration.roles) == ROLES
+    assert calibration.north == "top"
+    assert calibration.image_size == EASY.size
+    path = tmp_path / "calibration.json"
+    calibration.save(path)
+    assert Calibration.load(path) == calibration
+    assert json.loads(path.read_text())["format"] == "companion-vision-calibration"
+
+
+def test_colours_that_look_alike_are_reported(
+    board: Board, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A second red, a shade darker: no camera can keep the two apart.
+    red = PALETTE["red"].reflectance
+    crimson = Pigment((red[0] * 0.96, red[1] * 1.15, red[2] * 1.15), PALETTE["red"].gloss)
+    monkeypatch.setitem(PALETTE, "crimson", crimson)
+    result = calibrate_from_render(board, EASY, colours=("red", "crimson", "blue"))
+    alike = [p for p in result.problems if "look alike" in p]
+    assert alike, result.problems
+    for problem in alike:
+        assert problem.startswith(("red and crimson look alike", "crimson and red look alike"))
+
+
+def test_a_crystal_missing_from_its_place_is_reported(board: Board) -> None:
+    plan = calibration_plan(COLOURS)
+    missing = plan["blue"][1]
+    result = calibrate_from_render(board, EASY, leave_out=missing)
+    assert f"no blue crystal was seen on place {missing}" in result.problems
+    assert result.found["blue"] == (plan["blue"][0],)
+
+
+@pytest.mark.parametrize(
+    "colours",
+    [
+        pytest.param(("red", "blue", "white"), id="white last"),
+        pytest.param(("white", "red", "blue"), id="white first"),
+    ],
+)
+def test_a_white_crystal_cannot_be_told_from_the_bare_board(
+    board: Board, colours: tuple[str, ...]
+) -> None:
+    result = calibrate_from_render(board, EASY, colours=colours)
+    assert result.problems
+    assert any("white cannot be told from the bare board" in p for p in result.problems), (
+        result.problems
+    )
+
+
+def a_calibration_file() -> dict[str, Any]:
+    return {
+        "format": "companion-vision-calibration",
+        "version": 1,
+        "created": "2025-01-01T00:00:00+00:00",
+        "board_file": "",
+        "north": "top",
+        "image_size": [1280, 720],
+        "roles": {"side-1": "red"},
+        "colours": [
+            {
+                "name": "red",
+                "hue": 0.1,
+                "hue_spread": 0.2,
+                "saturation": 0.4,
+                "brightness": -1.0,
+                "area": 120.0,
+            }
+        ],
+    }
+
+
+def without(data: dict[str, Any], key: str) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k != key}
+
+
+def with_colour(**changes: Any) -> dict[str, Any]:
+    data = a_calibration_file()
+    data["colours"] = [{**data["colours"][0], **changes}]
+    return data
+
+
+def encoded(data: Any) -> bytes:
+    return json.dumps(data).encode()
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        pytest.param(b"{not json", id="not JSON"),
+        pytest.param(b"\xff\xfe\x00", id="not text"),
+        pytest.param(encoded([1, 2, 3]), id="a list"),
+        pytest.param(encoded({**a_calibration_file(), "format": "other"}), id="wrong format"),
+        pytest.param(encoded({**a_calibration_file(), "version": 9}), id="wrong version"),
+        pytest.param(encoded(without(a_calibration_file(), "colours")), id="no colours"),
+        pytest.param(encoded(without(a_calibration_file(), "image_size")), id="no image size"),
+        pytest.param(encoded({**a_calibration_file(), "colours": []}), id="empty colours"),
+        pytest.param(encoded({**a_calibration_file(), "colours": ["red"]}), id="colour a word"),
+        pytest.param(encoded(with_colour(hue="red")), id="hue not a number"),
+        pytest.param(encoded(with_colour(area=0)), id="zero area"),
+        pytest.param(encoded(with_colour(hue_spread=-1)), id="negative spread"),
+        pytest.param(encoded({**a_calibration_file(), "image_size": [1280]}), id="half a size"),
+    ],
+)
+def test_a_bad_calibration_file_is_one_error_naming_it(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "cal.json"
+    path.write_bytes(content)
+    with pytest.raises(UserError) as caught:
+        Calibration.load(path)
+    assert caught.value.where == str(path)
+    assert str(caught.value).startswith(f"{path}: ")
+    assert "\n" not in str(caught.value)
+
+
+def test_the_sample_calibration_file_loads(tmp_path: Path) -> None:
+    path = tmp_path / "cal.json"
+    path.write_text(json.dumps(a_calibration_file()))
+    calibration = Calibration.load(path)
+    assert calibration.colour("red").area == 120.0
+    assert calibration.roles == {"side-1": "red"}
+
+
+def test_a_missing_calibration_file_is_named(tmp_path: Path) -> None:
+    with pytest.raises(UserError, match="no such calibration file") as caught:
+        Calibration.load(tmp_path / "nowhere.json")
+    assert caught.value.where == str(tmp_path / "nowhere.json")

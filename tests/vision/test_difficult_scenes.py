@@ -1,0 +1,124 @@
+"""Frames a living room gives: a steep camera, dim warm light, glare, crowded places, a hand,
+a knocked board. Each camera set-up is calibrated as a user would, from its own frames;
+then a game position must read right on every zone."""
+
+from __future__ import annotations
+
+import math
+
+from tests.vision.helpers import (
+    BLUE,
+    BURNING_GLARE,
+    DIM_WARM,
+    EASY,
+    GLARE,
+    RED,
+    STEEP,
+    YELLOW,
+    assert_reads_right,
+    game_position,
+    zones_clear_of,
+)
+from vision.calibration import Calibration
+from vision.geometry import Board
+from vision.reader import BoardReader
+from vision.synth import Hand, Scene, SyntheticCamera, render
+from vision.temporal import FilterState, step
+
+POSITION = game_position()
+
+
+def test_a_camera_tilted_45_degrees(board: Board, steep_calibration: Calibration) -> None:
+    reading = BoardReader(steep_calibration, board).read(render(board, POSITION, STEEP, 21).image)
+    assert not reading.hands
+    assert_reads_right(board, reading, POSITION)
+
+
+def test_dim_warm_light(board: Board, dim_warm_calibration: Calibration) -> None:
+    shot = render(board, POSITION, DIM_WARM, 22)
+    reading = BoardReader(dim_warm_calibration, board).read(shot.image)
+    assert not reading.hands
+    assert_reads_right(board, reading, POSITION)
+
+
+def test_glare_on_the_paper_and_shiny_crystals(
+    board: Board, glare_calibration: Calibration
+) -> None:
+    reading = BoardReader(glare_calibration, board).read(render(board, POSITION, GLARE, 23).image)
+    assert not reading.hands
+    assert_reads_right(board, reading, POSITION)
+
+
+def test_glare_that_burns_the_paper_out_hides_places_rather_than_misreading_them(
+    board: Board, easy_calibration: Calibration
+) -> None:
+    reading = BoardReader(easy_calibration, board).read(
+        render(board, POSITION, BURNING_GLARE, 23).image
+    )
+    hidden = [key for key, zone in reading.zones.items() if zone.occluded]
+    assert hidden, "the glare should hide some places"
+    # Near the burnt-out spot a crystal half hidden behind two others can still be lost
+    # (docs/vision.md); everywhere else every place reads right.
+    glare = BURNING_GLARE.glare
+    assert glare is not None
+    away = [
+        zone.key
+        for zone in board.zones()
+        if math.dist(zone.centre, glare.centre) > glare.radius and zone.key not in hidden
+    ]
+    assert_reads_right(board, reading, POSITION, only=away)
+
+
+def test_three_pieces_on_one_place_even_packed_tight(
+    board: Board, easy_calibration: Calibration
+) -> None:
+    diameter = board.crystal_diameter
+    touching = ((-diameter / 2, 0.0), (diameter / 2, 0.0), (0.0, diameter * 0.87))
+    scene = Scene(
+        crystals={
+            "12": (RED, BLUE, YELLOW),
+            "45": (BLUE, YELLOW, RED),
+            "89": (YELLOW, RED, BLUE),
+            "diamond-3": (RED, BLUE, YELLOW),
+        },
+        placements={"45": touching, "89": touching},
+    )
+    reading = BoardReader(easy_calibration, board).read(render(board, scene, EASY, 24).image)
+    assert_reads_right(board, reading, scene)
+
+
+def test_a_hand_over_half_the_board_is_seen_and_commits_nothing(
+    board: Board, easy_calibration: Calibration
+) -> None:
+    hand = Hand(tip=(210.0, 150.0), angle=0.0, width=110.0)
+    shot = render(board, Scene(crystals=POSITION.crystals, hands=(hand,)), EASY, 25)
+    assert shot.hand_over_board
+    reader = BoardReader(easy_calibration, board)
+    reading = reader.read(shot.image)
+    assert reading.hands
+    # What the hand and its shadow leave in view still reads right.
+    clear = zones_clear_of(board, shot, margin_mm=15.0)
+    assert len(clear) >= 40
+    assert_reads_right(board, reading, POSITION, only=clear)
+
+    # Half a second of the hand hovering there: a filter that knows nothing of the board
+    # yet must not take anything it sees meanwhile for a move.
+    camera = SyntheticCamera(board, EASY, seed=25)
+    camera.set_scene(Scene(crystals=POSITION.crystals, hands=(hand,)))
+    state = FilterState.start()
+    for _ in range(8):
+        frame = camera.grab()
+        state, observation = step(state, reader.read(frame.image, frame.t_ns))
+        assert frame.hand_over_board
+        assert observation is None
+    assert state.committed == {}
+
+
+def test_a_board_knocked_askew_reads_right(board: Board, easy_calibration: Calibration) -> None:
+    reader = BoardReader(easy_calibration, board)
+    assert_reads_right(board, reader.read(render(board, POSITION, EASY, 26).image), POSITION)
+    knocked = EASY.replace(board_offset=(12.0, -9.0), board_rotation=4.0)
+    reading = reader.read(render(board, POSITION, knocked, 26).image)
+    assert reading.registration is not None and not reading.registration.held
+    assert not reading.hands
+    assert_reads_right(board, reading, POSITION)

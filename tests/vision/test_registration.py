@@ -1,0 +1,82 @@
+"""Finding the board: its markers give where every place is, every frame, whichever way the
+board lies, and the last good fit is held while hands hide the markers."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.vision.helpers import BLUE, EASY, RED, YELLOW, assert_reads_right
+from vision.calibration import Calibration
+from vision.geometry import Board
+from vision.reader import BoardReader
+from vision.synth import Conditions, Hand, Scene, render
+
+SCENE = Scene(crystals={"1": (RED,), "17": (BLUE, YELLOW), "100": (YELLOW,), "diamond-2": (RED,)})
+
+
+def test_an_easy_frame_finds_the_board_upright(board: Board, easy_calibration: Calibration) -> None:
+    reading = BoardReader(easy_calibration, board).read(render(board, SCENE, EASY, 1).image)
+    registration = reading.registration
+    assert registration is not None
+    assert reading.found
+    assert registration.markers_seen >= 20
+    assert registration.markers_total == len(board.markers)
+    assert registration.error_mm < 1.0
+    assert not registration.held
+    assert registration.north == "top"
+    assert not reading.hands
+
+
+@pytest.mark.parametrize(
+    "turned",
+    [
+        pytest.param(EASY.replace(board_rotation=180.0), id="board turned on the table"),
+        pytest.param(EASY.replace(azimuth=180.0), id="camera on the North side"),
+    ],
+)
+def test_an_upside_down_board_still_reads_by_its_printed_numbers(
+    board: Board, easy_calibration: Calibration, turned: Conditions
+) -> None:
+    scene = Scene(crystals={"1": (RED,), "100": (BLUE,), "diamond-1": (YELLOW,)})
+    shot = render(board, scene, turned, 2)
+    reading = BoardReader(easy_calibration, board).read(shot.image)
+    assert reading.registration is not None
+    assert reading.registration.north == "bottom"
+    assert reading.crystals() == {"1": (RED,), "100": (BLUE,), "diamond-1": (YELLOW,)}
+    assert_reads_right(board, reading, scene)
+
+
+def test_a_nudged_board_is_followed_from_one_frame_to_the_next(
+    board: Board, easy_calibration: Calibration
+) -> None:
+    reader = BoardReader(easy_calibration, board)
+    before = reader.read(render(board, SCENE, EASY, 3).image)
+    assert_reads_right(board, before, SCENE)
+    # Someone knocks the sheet 15 mm sideways; the camera stays where it was.
+    nudged = reader.read(render(board, SCENE, EASY.replace(board_offset=(15.0, 0.0)), 3).image)
+    assert nudged.registration is not None
+    assert not nudged.registration.held
+    assert nudged.registration.error_mm < 1.0
+    assert_reads_right(board, nudged, SCENE)
+
+
+def test_the_last_registration_is_held_while_hands_hide_the_markers(
+    board: Board, easy_calibration: Calibration
+) -> None:
+    reader = BoardReader(easy_calibration, board)
+    good = reader.read(render(board, SCENE, EASY, 4).image)
+    assert good.registration is not None and not good.registration.held
+    # Two forearms lying along the North and South rows of markers, their hands over the
+    # rest of the border.
+    arms = (
+        Hand(tip=(-20.0, 14.0), angle=0.0, width=240.0),
+        Hand(tip=(440.0, 283.0), angle=180.0, width=240.0),
+    )
+    shot = render(board, Scene(crystals=SCENE.crystals, hands=arms), EASY, 4)
+    assert shot.hand_over_board
+    covered = reader.read(shot.image)
+    assert covered.registration is not None
+    assert covered.registration.held
+    assert covered.registration.markers_seen < 3
+    assert covered.registration.north == "top"
+    assert covered.hands
