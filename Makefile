@@ -36,6 +36,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/clock.py
 	$(BIN)/python bench/reader.py
 	$(BIN)/python bench/stream.py
+	$(BIN)/python bench/vision.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

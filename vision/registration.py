@@ -30,6 +30,8 @@ Grey = NDArray[np.uint8]
 MIN_MARKERS = 3
 """Fewer markers than this and the fit is not trusted (12 corners make a sound homography;
 fewer tend to be all on one edge)."""
+MIN_SPREAD = 0.2
+"""The markers a fit uses must span at least this share of the sheet."""
 MAX_ERROR_MM = 2.5
 """A fit whose markers stray further than this on average is rejected."""
 HALF_SIZE_BELOW = 6
@@ -58,6 +60,9 @@ class MarkerFinder:
         self._board = board
         parameters = cv2.aruco.DetectorParameters()
         parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
+        # Read each cell from its middle: blurred edges bleed into neighbouring cells.
+        parameters.perspectiveRemovePixelPerCell = 8
+        parameters.perspectiveRemoveIgnoredMarginPerCell = 0.3
         dictionary = aruco_dictionary(board.marker_dictionary)
         self._thorough = cv2.aruco.ArucoDetector(dictionary, parameters)
         # One thresholding window instead of three: a third of the time, and on a half-size
@@ -79,6 +84,12 @@ class MarkerFinder:
         found = self._detect(self._quick, half, scale=2.0)
         if len(found) < HALF_SIZE_BELOW:
             for marker_id, corners in self._detect(self._thorough, grey, scale=1.0).items():
+                found.setdefault(marker_id, corners)
+        if len(found) < HALF_SIZE_BELOW:
+            # An out-of-focus camera: sharpen, then look again.
+            soft = cv2.GaussianBlur(grey, (0, 0), 2)
+            sharp = np.asarray(cv2.addWeighted(grey, 2.5, soft, -1.5, 0), np.uint8)
+            for marker_id, corners in self._detect(self._thorough, sharp, scale=1.0).items():
                 found.setdefault(marker_id, corners)
         if found:
             self._refine(grey, found)
@@ -111,6 +122,11 @@ def fit_homography(board: Board, detection: Detection) -> tuple[Matrix, float] |
     """Board mm -> image px from every detected marker corner, and the RMS error in mm."""
     if len(detection.ids) < MIN_MARKERS:
         return None
+    seen = set(detection.ids)
+    centres = np.array([m.centre for m in board.markers if m.id in seen], np.float32)
+    hull = cv2.convexHull(centres)
+    if cv2.contourArea(hull) < MIN_SPREAD * board.width * board.height:
+        return None  # markers bunched on one side extrapolate badly to the other
     board_points = np.array(
         [corner for i in detection.ids for corner in board.marker_corners(i)], np.float64
     )
