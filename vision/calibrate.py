@@ -199,6 +199,7 @@ def _check(
             f"{a} and {b} look alike under this light ({share:.0%} of {a} read as {b}):"
             " use crystals of more different colours, or better light"
         )
+    unseen: dict[str, set[str]] = {}
     for image, result in measured:
         burnt = [key for key, out in zip(keys_of(reader), result.blinded, strict=True) if out]
         if burnt:
@@ -221,6 +222,14 @@ def _check(
             else:
                 seen = " and ".join(zone.crystals) or "empty"
                 problems.append(f"place {key} should read {want[0]} but reads {seen}")
+                if not zone.crystals:
+                    unseen.setdefault(want[0], set()).add(key)
+    for name, places in plan.items():
+        if len(unseen.get(name, ())) == len(places):
+            problems.append(
+                f"{name} cannot be told from the bare board: none of its crystals reads as"
+                f" {name} (white, clear and grey crystals look like the paper)"
+            )
     return problems
 
 

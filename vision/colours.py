@@ -47,8 +47,9 @@ CHROMA_FLOOR = 0.012
 HUE_FLOOR = 0.1
 """The least hue spread (radians) a colour gets."""
 MIN_SATURATION_SHARE = 0.35
-"""A colour's pixel has at least this share of the colour's calibrated saturation: the rim
-of a crystal, half paper, still counts; a faint tint of the paper never does."""
+"""A colour's pixel has at least this share of the colour's calibrated saturation (within
+0.04..0.07): the rim of a crystal, half paper, still counts; a faint tint of the paper
+never does."""
 DARKEST_COLOUR = 0.12
 """Below this reflectance a pixel's hue is noise: it is black, whatever it looks like."""
 COLOUR_LIMIT = 3.5
@@ -97,6 +98,10 @@ class ColourModel:
 
     @classmethod
     def fit(cls, name: str, samples: Floats, area: float) -> ColourModel:
+        # Dark pixels' chromaticity is mostly noise: judge the colour on the lit ones.
+        lit = samples[np.exp(samples[:, 2]) >= 0.2]
+        if len(lit) >= max(5, len(samples) // 4):
+            samples = lit
         hue, saturation = hue_and_saturation(samples)
         centre = float(np.arctan2(np.sin(hue).mean(), np.cos(hue).mean()))
         spread = float(np.sqrt(np.mean(_turn(hue - centre) ** 2)))
@@ -119,11 +124,8 @@ class ColourModel:
         saturation_error = (saturation - self.saturation) / (self.saturation * 0.5)
         brightness_error = (feature[..., 2] - self.brightness) / BRIGHTNESS_SPREAD
         score = np.sqrt(hue_error**2 + 0.3 * saturation_error**2 + 0.3 * brightness_error**2)
-        possible = (
-            (saturation >= MIN_SATURATION_SHARE * self.saturation)
-            & (hue_error < COLOUR_LIMIT)
-            & (level >= DARKEST_COLOUR)
-        )
+        least = min(max(MIN_SATURATION_SHARE * self.saturation, 0.04), 0.07)
+        possible = (saturation >= least) & (hue_error < COLOUR_LIMIT) & (level >= DARKEST_COLOUR)
         return np.asarray(np.where(possible, score, np.inf), np.float64)
 
 

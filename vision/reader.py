@@ -34,6 +34,8 @@ Image = NDArray[np.uint8]
 ONE_CRYSTAL = 0.3
 """A colour's area, in crystals, from which a crystal is counted (a crystal half hidden
 behind another on a crowded place still shows more)."""
+FRINGE = 0.15
+"""Below a crystal's area, from this much a colour's pixels are checked for a blob."""
 CLEARLY_ONE = 0.9
 """From this area (in crystals) a colour is surely there; below, it must form one blob."""
 SEVERAL = 1.7
@@ -179,8 +181,14 @@ class BoardReader:
                 else:
                     count = self._how_many(square, number, float(ratio))
             crystals.extend([name] * count)
-            if ratio > 0.1:
-                margins.append(min(1.0, abs(float(ratio) - ONE_CRYSTAL) / 0.2))
+            judged = float(ratio)
+            if FRINGE <= ratio < ONE_CRYSTAL:
+                # Near the threshold from below: a compact blob is a doubt, a fringe is not.
+                if square is None:
+                    square = self.measurer.sampler.square(self._classes_now, index, BACKGROUND)
+                judged = float(self._blobs(square, number)[0])
+            if judged > 0.1:
+                margins.append(min(1.0, abs(judged - ONE_CRYSTAL) / 0.2))
         if len(crystals) > MAX_CRYSTALS:
             margins.append(0.0)
         # Every crystal's rim blends with the paper into colours of no class: allow for it.

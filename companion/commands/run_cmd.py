@@ -2,9 +2,11 @@
 
 Until the touchscreen app exists, the main job is a whole refereed game between simulated
 players, on simulated twins of the hardware, streamed live: the card reader is an emulated
-module behind a pseudo-terminal, read by the real reader and checked by the session; the
-game goes out over MQTT (to the configured broker, or to an embedded one started here) and
-the display page is served for anyone to watch. `make run` starts it.
+module behind a pseudo-terminal, read by the real reader and checked by the session; a
+virtual camera films every change to the board and the real board reader reads it back,
+checked against the rules (companion/simulated_camera.py); the game goes out over MQTT (to
+the configured broker, or to an embedded one started here) and the display page is served
+for anyone to watch. `make run` starts it.
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ def register(commands: Any) -> None:
     )
     parser.add_argument("--delay", type=float, default=0.0, help="seconds between moves")
     parser.add_argument("--seed", type=int, default=simulate_cmd.DEFAULT_SEED)
+    simulate_cmd.add_quadrants_option(parser)
+    simulate_cmd.add_camera_options(parser, on=True)
     parser.add_argument(
         "--no-stream",
         action="store_true",
@@ -81,6 +85,11 @@ def run(args: argparse.Namespace) -> int:
         no_store=False,
         quiet=False,
         reader=args.reader,
+        quadrants=args.quadrants,
+        camera=args.camera,
+        camera_seed=args.camera_seed,
+        camera_hands=args.camera_hands,
+        camera_wrong_colour_at=args.camera_wrong_colour_at,
     )
     if args.no_stream:
         return simulate_cmd.run(game)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
+from rich.markup import escape
 
 from companion.config import load_config
 from companion.decks import find_deck
@@ -22,6 +23,7 @@ from companion.games.memwars.narrate import narrate
 from companion.games.memwars.players import SimulatedTable
 from companion.render import print_summary
 from companion.session import Referee
+from companion.simulated_camera import HANDS, CameraSettings, Filmed, SimulatedCamera
 from companion.store import Store
 
 if TYPE_CHECKING:
@@ -50,7 +52,12 @@ def register(commands: Any) -> None:
         metavar=("A", "B"),
         help="how often each simulated player recalls a card (default: 0.85 0.6)",
     )
-    parser.add_argument("--delay", type=float, default=0.0, help="seconds to pause between moves")
+    parser.add_argument(
+        "--delay",
+        type=float,
+        default=0.0,
+        help="at least this many seconds from one move to the next",
+    )
     parser.add_argument("--record", metavar="FILE", help="also write the game record to FILE")
     parser.add_argument(
         "--no-store",
@@ -64,11 +71,55 @@ def register(commands: Any) -> None:
         help="scan every card the rules ask for on an emulated reader of this kind, behind a "
         "pseudo-terminal, through the real reader and the session's card check",
     )
+    add_quadrants_option(parser)
+    add_camera_options(parser, on=False)
     parser.set_defaults(run=run)
 
 
+def add_quadrants_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--quadrants",
+        type=int,
+        choices=(1, 2, 3, 4),
+        default=4,
+        metavar="N",
+        help="play on the first N quadrants only, for a shorter game (default: %(default)s)",
+    )
+
+
+def add_camera_options(parser: argparse.ArgumentParser, on: bool) -> None:
+    parser.add_argument(
+        "--camera",
+        action=argparse.BooleanOptionalAction,
+        default=on,
+        help="film every change to the board with the virtual camera and read it back "
+        f"through the board reader, checked against the rules (default: {'on' if on else 'off'})",
+    )
+    parser.add_argument(
+        "--camera-seed",
+        type=int,
+        metavar="N",
+        help="film a harder table, its camera pose, light and sensor drawn from N "
+        "(default: the easy table: straight down, even light)",
+    )
+    parser.add_argument(
+        "--camera-hands",
+        choices=HANDS,
+        default="short",
+        help="short: one frame of the hand over the zone, then still frames; full: the "
+        "hand's whole reach in and out, several times slower (default: %(default)s)",
+    )
+    # Not an option: tests set it to see how a mismatch is reported.
+    parser.set_defaults(camera_wrong_colour_at=None)
+
+
 def simulation_setup(
-    deck_cards: list[list[int]], quadrant_names: list[str], max_depth: int, mode: str, seed: int
+    deck_cards: list[list[int]],
+    quadrant_names: list[str],
+    max_depth: int,
+    mode: str,
+    seed: int,
+    quadrants: int = 4,
 ) -> dict[str, Any]:
     solitaire = mode in ("review", "study")
     sides: list[dict[str, Any]] = [{"name": "Ada", "colour": "red"}]
@@ -76,7 +127,7 @@ def simulation_setup(
         sides.append({"name": "Basil", "colour": "blue"})
     if mode == "hybrid":
         sides[0]["mode"], sides[1]["mode"] = "standard", "basic"
-    return {
+    setup: dict[str, Any] = {
         "sides": sides,
         "mode": mode,
         "depth": min(2, max_depth),
@@ -88,6 +139,9 @@ def simulation_setup(
         "lightning_rounds": None if mode == "review" else 2,
         "seed": seed,
     }
+    if quadrants < 4:
+        setup["quadrants"] = list(range(1, quadrants + 1))
+    return setup
 
 
 Attach = Callable[[Referee, "ScanDesk | None"], Callable[[], None]]
@@ -101,7 +155,7 @@ def run(args: argparse.Namespace, attach: Attach | None = None) -> int:
     if not all(0.0 <= r <= 1.0 for r in args.recall):
         raise UserError("--recall rates must be between 0 and 1")
     setup = simulation_setup(
-        deck.board_map(), list(deck.quadrants), deck.depth, args.mode, args.seed
+        deck.board_map(), list(deck.quadrants), deck.depth, args.mode, args.seed, args.quadrants
     )
     console = Console(highlight=False)
     with tempfile.TemporaryDirectory() as scratch:
@@ -123,22 +177,29 @@ def run(args: argparse.Namespace, attach: Attach | None = None) -> int:
             table = SimulatedTable(referee.state.setup, recalls, args.seed)
             scanner = _Scanner(args.reader, referee, deck.id, args.seed) if args.reader else None
             detach = attach(referee, scanner.desk if scanner else None) if attach else None
+            camera = _start_camera(args, len(setup["sides"]), console) if args.camera else None
             if not args.quiet:
                 console.rule(f"{deck.title}: a simulated {args.mode} game")
             while (expectation := referee.expected()) is not None:
+                started = time.monotonic()
                 if scanner is not None and expectation.cards:
                     for line in scanner.scan(expectation.cards):
                         if not args.quiet:
                             console.print(f"  [dim]{line}[/dim]")
                 action = table.next_action(referee.state, expectation)
                 events = referee.submit(action)
+                filmed = camera.film(referee.state) if camera is not None else Filmed()
                 if not args.quiet:
-                    _print_events(console, events, referee)
-                if args.delay:
-                    time.sleep(args.delay)
+                    _print_events(console, events, referee, filmed)
+                # Moves come at most one per delay; the time spent filming one counts.
+                rest = args.delay - (time.monotonic() - started)
+                if rest > 0:
+                    time.sleep(rest)
             if scanner is not None:
                 console.print(scanner.report())
                 scanner.close()
+            if camera is not None:
+                console.print(camera.summary())
             print_summary(console, referee.engine.summary(referee.state))
             if detach is not None:
                 detach()
@@ -202,12 +263,33 @@ class _Scanner:
         self.reader.close()
 
 
-def _print_events(console: Console, events: tuple[Any, ...], referee: Referee) -> None:
+def _start_camera(args: argparse.Namespace, sides: int, console: Console) -> SimulatedCamera | None:
+    settings = CameraSettings(args.camera_seed, args.camera_hands, args.camera_wrong_colour_at)
+    camera = SimulatedCamera.start(settings, sides, args.seed)
+    if isinstance(camera, str):
+        console.print(f"Camera: not calibrated ({camera}); the game goes on without it.")
+        return None
+    if not args.quiet:
+        console.print(camera.describe())
+    return camera
+
+
+def _print_events(
+    console: Console, events: tuple[Any, ...], referee: Referee, filmed: Filmed
+) -> None:
+    """The move's events; what the camera made of the move goes before the next turn's."""
     setup = referee.state.setup
+    camera_lines = [f"  [dim]camera: {filmed.seen}[/dim]"] if filmed.seen else []
+    camera_lines += [f"  [bold red]camera alert[/bold red]: {escape(a)}" for a in filmed.alerts]
     for event in events:
         if isinstance(event, E.TurnStarted):
+            for line in camera_lines:
+                console.print(line)
+            camera_lines = []
             console.print(f"[bold]Move {event.move}[/bold]: {setup.sides[event.side].name}")
             continue
-        line = narrate(event, setup)
-        if line:
-            console.print(f"  {line}")
+        told = narrate(event, setup)
+        if told:
+            console.print(f"  {told}")
+    for line in camera_lines:
+        console.print(line)
