@@ -42,8 +42,10 @@ class Measured:
     patches: Patches
     white: WhiteField | None
     """None when too little bare paper was visible to measure the light."""
-    reflectance: NDArray[np.float32]
-    """(points, 3): every zone's points divided by the paper's white at the zone."""
+    pixels: NDArray[np.float32]
+    """(points, 3): every zone's points, glare taken away."""
+    scale: NDArray[np.float32]
+    """(zones, 3): what each zone's pixels are multiplied by to give reflectance."""
     paper_covered: NDArray[np.bool_]
     """Per paper point: something coloured or dark lies on it (a crystal's edge, a hand)."""
     sampler: Sampler
@@ -53,9 +55,17 @@ class Measured:
     """Per zone: the paper around it is burnt out to full white (glare, or too much
     exposure), so its colours cannot be judged."""
 
+    @property
+    def reflectance(self) -> NDArray[np.float32]:
+        """(points, 3): every zone's points divided by the paper's white at the zone."""
+        return np.asarray(self.pixels * self.sampler.per_point(self.scale), np.float32)
+
     def zone(self, index: int) -> NDArray[np.float32]:
         """One zone's reflectance on its square patch (0 outside the zone's own points)."""
-        return self.sampler.square(self.reflectance, index, 0.0)
+        first, end = self.sampler.spans[index]
+        values = np.zeros((len(self.pixels), 3), np.float32)
+        values[first:end] = self.pixels[first:end] * self.scale[index]
+        return self.sampler.square(values, index, 0.0)
 
 
 class Measurer:
@@ -80,10 +90,10 @@ class Measurer:
         # A mean, not a median: paper points are chosen clear of print, and it is cheaper.
         paper = patches.paper.reshape(len(patches.paper), -1, 3).mean(axis=1)
         white = fit_white(self.sampler.paper_points, paper, patches.paper_inside)
-        reflectance: NDArray[np.float32]
         blinded = np.zeros(len(self.sampler.zones), bool)
         if white is None:
-            reflectance = np.zeros(patches.zones.shape, np.float32)
+            pixels = np.zeros(patches.zones.shape, np.float32)
+            scale = np.zeros((len(self.sampler.zones), 3), np.float32)
             covered = patches.paper_inside.copy()
         else:
             # Light around a zone darker than the smooth field is shadow, which scales
@@ -94,7 +104,6 @@ class Measurer:
             pixels = self._without_glare(patches.zones, smooth, local)
             blinded = local.min(axis=1) >= BURNT_OUT
             scale = (1 / np.minimum(local, smooth)).astype(np.float32)
-            reflectance = np.asarray(pixels * scale[self.sampler.zone_of_point], np.float32)
             paper_white = np.maximum(white.at(self.sampler.paper_points), 1.0)
             ratio = paper / paper_white
             chromatic = chroma_distance(features(ratio)) > NEUTRAL_CHROMA * 1.5
@@ -104,7 +113,8 @@ class Measurer:
             fit,
             patches,
             white,
-            reflectance,
+            pixels,
+            scale,
             covered,
             self.sampler,
             rim_crossed(patches),

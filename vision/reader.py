@@ -36,7 +36,7 @@ ONE_CRYSTAL = 0.3
 behind another on a crowded place still shows more)."""
 FRINGE = 0.15
 """Below a crystal's area, from this much a colour's pixels are checked for a blob."""
-CLEARLY_ONE = 0.9
+CLEARLY_ONE = 0.45
 """From this area (in crystals) a colour is surely there; below, it must form one blob."""
 SEVERAL = 1.7
 """A colour's area, in crystals, from which its separate blobs are counted."""
@@ -52,6 +52,7 @@ HAND_ZONES = 2
 SUDDEN_CHANGES = 6
 """Zones changing between two frames that mean something swept over the board."""
 COUNTER_PX_PER_MM = 3.0
+COUNTER_REFRESH = 8
 PIP_TOLERANCE = 0.14
 """How far (in tile widths) a pip may lie from where a die puts it."""
 """How finely a zone with a counter is sampled again to count the pips."""
@@ -75,6 +76,11 @@ class BoardReader:
         self._areas = np.array([model.area for model in calibration.colours], np.float64)
         self._names = tuple(model.name for model in calibration.colours)
         self._typical_area = float(np.median(self._areas))
+        # Colours present, as a bit set -> their names, sorted (one crystal of each).
+        self._held_names = [
+            tuple(sorted(n for i, n in enumerate(self._names) if bits >> i & 1))
+            for bits in range(1 << len(self._names))
+        ]
         sampler = self.measurer.sampler
         px = 1 / sampler.mm_per_px
         self._counter_area = (self.board.counter_size * px) ** 2
@@ -82,7 +88,8 @@ class BoardReader:
         self.fit: Fit | None = None
         self._classes_now: NDArray[np.uint8] = np.zeros((0,), np.uint8)
         """The last frame's registration (homography and markers), for drawing over it."""
-        self._counter_cache: dict[int, tuple[tuple[int, ...], tuple[int | None, ...]]] = {}
+        self._counter_cache: dict[int, tuple[tuple[int, ...], tuple[int | None, ...], int]] = {}
+        self._frames = 0
 
     def forget(self) -> None:
         """Start afresh: no registration to hold, no previous frame (a new camera or image)."""
@@ -94,9 +101,9 @@ class BoardReader:
         """Forget what the last frame held (a new position laid out while nobody looked),
         keeping the registration."""
         self._previous = None
-        self._counter_cache.clear()
 
     def read(self, image: Image, t_ns: int = 0) -> BoardReading:
+        self._frames += 1
         measured = self.measurer.measure(image)
         self.fit = None if measured is None else measured.fit
         if measured is None:
@@ -137,25 +144,39 @@ class BoardReader:
         return BoardReading(readings, hands=hands, registration=registration, t_ns=t_ns)
 
     def _count(self, measured: Measured) -> list[ZoneCounts]:
-        classes = self.table.lookup(measured.reflectance)
-        self._classes_now = classes
         sampler = self.measurer.sampler
+        classes = self.table.lookup_scaled(measured.pixels, sampler.per_point(measured.scale))
+        self._classes_now = classes
         zones = len(sampler.zones)
         histogram = np.bincount(
             sampler.zone_of_point * self._classes + classes, minlength=zones * self._classes
         ).reshape(zones, self._classes)
         ratios = histogram[:, FIRST_COLOUR:] / self._areas
         inside = measured.patches.inside
-        # Most zones hold nothing: decide those at once, look closer at the rest.
-        busy = (
-            (ratios > 0.1).any(axis=1)
-            | (histogram[:, UNKNOWN] >= UNKNOWN_OCCLUDES * self._typical_area)
-            | ~inside
+        # Most zones are plain: nothing there, or one clear crystal of a colour. Decide
+        # those at once; look closer only at the rest.
+        whole = (ratios >= CLEARLY_ONE) & (ratios < SEVERAL)
+        faint = ratios < FRINGE
+        held = whole.sum(axis=1)
+        plain = (
+            inside
+            & (whole | faint).all(axis=1)
+            & (histogram[:, UNKNOWN] < UNKNOWN_OCCLUDES * self._typical_area * (1 + held))
         )
+        doubt = np.where((ratios > 0.1) & faint, np.abs(ratios - ONE_CRYSTAL) / 0.2, 1.0)
+        confidence = 0.5 + 0.5 * np.minimum(doubt.min(axis=1), 1.0)
+        present = whole @ (1 << np.arange(len(self._names)))
         result = []
         for index in range(zones):
-            if not busy[index]:
-                result.append(ZoneCounts((), 1.0, False, int(histogram[index, BLACK])))
+            if plain[index]:
+                result.append(
+                    ZoneCounts(
+                        self._held_names[int(present[index])],
+                        float(confidence[index]),
+                        False,
+                        int(histogram[index, BLACK]),
+                    )
+                )
             else:
                 result.append(self._zone(histogram[index], bool(inside[index]), index))
         return result
@@ -223,10 +244,17 @@ class BoardReader:
     def _counters(
         self, image: Image, measured: Measured, index: int, count: ZoneCounts
     ) -> tuple[int | None, ...]:
-        # A counter's pips need a finer look; its value only changes when the zone does.
-        signature = (count.black // 40, len(count.crystals))
+        # A counter's pips need a finer look, which costs: see the cache below.
+        signature = (len(count.crystals), count.black // 80)
         cached = self._counter_cache.get(index)
-        if cached is not None and cached[0] == signature:
+        # Counters are laid before play and seldom turn: look again when the zone's
+        # crystals change, and otherwise every COUNTER_REFRESH frames (a turned counter
+        # is seen within about half a second at 15 frames a second).
+        if (
+            cached is not None
+            and cached[0] == signature
+            and self._frames - cached[2] < COUNTER_REFRESH
+        ):
             return cached[1]
         assert measured.white is not None
         sampler = self.measurer.sampler
@@ -253,7 +281,8 @@ class BoardReader:
         values = read_counters(
             classes, fine.mean(axis=-1) / white.mean(), self.board.counter_size * COUNTER_PX_PER_MM
         )
-        self._counter_cache[index] = (signature, values)
+        # Spread the looks over the frames rather than all zones on the same one.
+        self._counter_cache[index] = (signature, values, self._frames - index % COUNTER_REFRESH)
         return values
 
 

@@ -85,7 +85,8 @@ class Sampler:
         """For every sampled point, the index of its zone."""
         self.place_in_patch = np.concatenate([np.flatnonzero(m) for m in flat_masks])
         """For every sampled point, its index in its zone's flattened square patch."""
-        ends = np.cumsum([int(m.sum()) for m in flat_masks])
+        self._counts = np.array([int(m.sum()) for m in flat_masks])
+        ends = np.cumsum(self._counts)
         self.spans = tuple(zip([0, *ends[:-1].tolist()], ends.tolist(), strict=True))
         """Per zone, (first, end) of its points."""
         # Crystals are looked for where their pictures lean to, not at their feet.
@@ -130,6 +131,10 @@ class Sampler:
             rim=rim,
             rim_inside=rim_maps.inside,
         )
+
+    def per_point(self, values: NDArray[Any]) -> NDArray[Any]:
+        """Per-zone values repeated for each of the zone's points."""
+        return np.repeat(values, self._counts, axis=0)
 
     def square(self, values: NDArray[Any], index: int, fill: Any = 0) -> NDArray[Any]:
         """One zone's values (per point) laid back out on its square patch."""
