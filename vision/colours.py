@@ -238,8 +238,12 @@ def fit_white(points: Floats, values: Floats, usable: NDArray[np.bool_]) -> Whit
         ratio = values / predicted
         grey = chroma_distance(features(ratio)) < NEUTRAL_CHROMA
         level = ratio.mean(axis=1)
-        # Dark outliers are cut harder than light ones: covers darken, glare lightens.
-        keep_next = usable & grey & (level > 0.8) & (level < 1.25)
+        # Covers darken and glare lightens: both are outliers to the smooth light. How far
+        # out is judged from the spread of the points kept so far, so a board with a
+        # strong gradient keeps its points and a glare spot does not pull the field up.
+        spread = float(np.median(np.abs(level[keep] - np.median(level[keep]))))
+        upper = 1.0 + min(0.25, max(0.05, 4 * spread))
+        keep_next = usable & grey & (level > 0.8) & (level < upper)
         if np.array_equal(keep_next, keep):
             break
         keep = keep_next
