@@ -48,7 +48,7 @@ HUE_FLOOR = 0.1
 """The least hue spread (radians) a colour gets."""
 MIN_SATURATION_SHARE = 0.35
 """A colour's pixel has at least this share of the colour's calibrated saturation (within
-0.04..0.07): the rim of a crystal, half paper, still counts; a faint tint of the paper
+0.04..0.1): the rim of a crystal, half paper, still counts; a faint tint of the paper
 never does."""
 DARKEST_COLOUR = 0.12
 """Below this reflectance a pixel's hue is noise: it is black, whatever it looks like."""
@@ -124,7 +124,7 @@ class ColourModel:
         saturation_error = (saturation - self.saturation) / (self.saturation * 0.5)
         brightness_error = (feature[..., 2] - self.brightness) / BRIGHTNESS_SPREAD
         score = np.sqrt(hue_error**2 + 0.3 * saturation_error**2 + 0.3 * brightness_error**2)
-        least = min(max(MIN_SATURATION_SHARE * self.saturation, 0.04), 0.07)
+        least = min(max(MIN_SATURATION_SHARE * self.saturation, 0.04), 0.1)
         possible = (saturation >= least) & (hue_error < COLOUR_LIMIT) & (level >= DARKEST_COLOUR)
         return np.asarray(np.where(possible, score, np.inf), np.float64)
 
