@@ -13,7 +13,6 @@ labels. See docs/cards.md for paper, duplex and cutting.
 from __future__ import annotations
 
 import io
-import os
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +25,6 @@ from reportlab.pdfgen.canvas import Canvas
 from companion.decks.enroll import cards_in_quadrants
 from companion.decks.model import QUADRANT_CORNERS, Card, Deck
 from companion.errors import UserError
-from companion.files import write_atomically
 from companion.printing.fonts import Fonts, Labelled, choose_fonts
 from companion.printing.layout import (
     MM,
@@ -39,6 +37,7 @@ from companion.printing.layout import (
     grid,
     plan_pages,
 )
+from companion.printing.output import check_writable, write_output
 from companion.printing.text import Block, Setting, set_blocks, shorten
 
 PADDING = 4 * MM
@@ -110,13 +109,13 @@ def write_cards_pdf(
     """
     out = Path(out)
     sheet = paper if isinstance(paper, Paper) else paper_named(paper)
-    _check_writable(out)
+    check_writable(out)
     cards = cards_in_quadrants(deck, quadrants)
     fonts = choose_fonts(_texts(deck, cards))
     pages = plan_pages(deck.id, [card.number for card in cards], sheet)
     warnings = list(fonts.warnings)
     data = render_pdf(deck, pages, sheet, fonts, warnings)
-    _write_atomically(out, data)
+    write_output(out, data)
     return PrintedCards(out, sheet, len(cards), tuple(pages), fonts, tuple(warnings))
 
 
@@ -385,23 +384,3 @@ def _texts(deck: Deck, cards: tuple[Card, ...]) -> list[Labelled]:
         for text in (card.name, card.front, *card.facts):
             texts.append(Labelled(f"card {card.number}", text))
     return texts
-
-
-# ---- the file ----------------------------------------------------------------------------
-
-
-def _check_writable(out: Path) -> None:
-    if out.is_dir():
-        raise UserError(f"cannot write {out}: it is a directory")
-    parent = out.parent if str(out.parent) else Path(".")
-    if not parent.is_dir():
-        raise UserError(f"cannot write {out}: no such directory {str(parent)!r}")
-    if not os.access(parent, os.W_OK):
-        raise UserError(f"cannot write {out}: permission denied")
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    try:
-        write_atomically(path, data)
-    except OSError as err:
-        raise UserError(f"cannot write {path}: {err.strerror or err}") from None
