@@ -138,19 +138,28 @@ class Board:
     def rim(self, inset: float = RIM_INSET, step: float = RIM_STEP) -> tuple[Point, ...]:
         """Points round the sheet, `inset` millimetres in from its edge, clockwise from the
         top-left corner. An arm reaching over the board must cross them."""
+        return tuple(point for point, _side in self._rim(inset, step))
+
+    def rim_sides(self, inset: float = RIM_INSET, step: float = RIM_STEP) -> tuple[int, ...]:
+        """For each rim point, its side: 0 top, 1 right, 2 bottom, 3 left."""
+        return tuple(side for _point, side in self._rim(inset, step))
+
+    def _rim(self, inset: float, step: float) -> list[tuple[Point, int]]:
         w, h = self.width - 2 * inset, self.height - 2 * inset
-        points: list[Point] = []
-        for length, start, direction in (
+        points: list[tuple[Point, int]] = []
+        sides = (
             (w, (inset, inset), (1.0, 0.0)),
             (h, (self.width - inset, inset), (0.0, 1.0)),
             (w, (self.width - inset, self.height - inset), (-1.0, 0.0)),
             (h, (inset, self.height - inset), (0.0, -1.0)),
-        ):
+        )
+        for side, (length, start, direction) in enumerate(sides):
             count = max(1, int(length // step))
             for k in range(count):
                 along = k * length / count
-                points.append((start[0] + direction[0] * along, start[1] + direction[1] * along))
-        return tuple(points)
+                point = (start[0] + direction[0] * along, start[1] + direction[1] * along)
+                points.append((point, side))
+        return points
 
     @property
     def play_area(self) -> Rect:

@@ -117,7 +117,7 @@ class Measurer:
             scale,
             covered,
             self.sampler,
-            rim_crossed(patches),
+            rim_crossed(patches, self.sampler.rim_sides),
             blinded,
         )
 
@@ -174,16 +174,20 @@ RIM_DARK = 0.55
 """Rim points darker than this share of the rim's usual brightness are covered."""
 
 
-def rim_crossed(patches: Patches) -> bool:
-    """Whether two neighbouring rim points look unlike bare paper (one alone may be a
-    speck, or the table showing through a slightly wrong registration)."""
-    if patches.rim_inside.sum() < 8:
-        return False
+def rim_crossed(patches: Patches, sides: NDArray[np.int32]) -> bool:
+    """Whether two neighbouring rim points look unlike the rest of their side of the sheet
+    (one alone may be a speck). Each side is its own reference: a blurred picture mixes
+    the table into a whole side alike, an arm changes a stretch of it."""
     values = patches.rim.astype(np.float64)
-    usual = np.median(values[patches.rim_inside], axis=0)
     feature = features(values)
-    typical = features(usual[None, :])[0]
-    chroma = np.hypot(feature[:, 0] - typical[0], feature[:, 1] - typical[1])
-    dark = values.mean(axis=1) < RIM_DARK * usual.mean()
-    covered = patches.rim_inside & ((chroma > RIM_CHROMA) | dark)
+    covered = np.zeros(len(values), bool)
+    for side in range(4):
+        mine = (sides == side) & patches.rim_inside
+        if mine.sum() < 8:
+            continue
+        usual = np.median(values[mine], axis=0)
+        typical = features(usual[None, :])[0]
+        chroma = np.hypot(feature[:, 0] - typical[0], feature[:, 1] - typical[1])
+        dark = values.mean(axis=1) < RIM_DARK * usual.mean()
+        covered |= mine & ((chroma > RIM_CHROMA) | dark)
     return bool((covered & np.roll(covered, 1)).any())

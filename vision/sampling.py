@@ -98,6 +98,7 @@ class Sampler:
         ).reshape(-1, 2)
         self.paper_points = np.array(board.paper, np.float64).reshape(-1, 2)
         self._rim_mm = np.array(board.rim(), np.float64)
+        self.rim_sides = np.array(board.rim_sides(), np.int32)
         self._maps_for: NDArray[np.float64] | None = None
         self._maps: tuple[_Maps, _Maps, _Maps] | None = None
 
