@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import _thread
 import json
+import queue
 import threading
 from pathlib import Path
 
@@ -72,11 +72,23 @@ def test_listen_takes_port_protocol_and_silence_from_the_configuration(
 
 
 def test_ctrl_c_ends_listening_quietly(
-    pty_pair: PtyPair, capsys: pytest.CaptureFixture[str]
+    pty_pair: PtyPair, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # Ctrl-C arrives while the command waits for events (a timer's interrupt_main could
+    # land anywhere, even in a garbage-collection callback that swallows it).
+    class InterruptedQueue(queue.Queue[dict[str, object]]):
+        waits = 0
+
+        def get(self, block: bool = True, timeout: float | None = None) -> dict[str, object]:
+            InterruptedQueue.waits += 1
+            if InterruptedQueue.waits == 3:
+                raise KeyboardInterrupt
+            return super().get(block, timeout)
+
+    monkeypatch.setattr("companion.commands.reader_cmd.queue.Queue", InterruptedQueue)
     with Rdm6300Emulator(pty_pair.device_path):
-        threading.Timer(0.3, _thread.interrupt_main).start()
         assert main(["reader", "listen", "--port", pty_pair.host_path]) == 0
+    assert InterruptedQueue.waits == 3
     assert capsys.readouterr() == ("", "")
 
 
