@@ -83,13 +83,14 @@ def run(args: argparse.Namespace) -> int:
     except OSError as err:
         reason = err.strerror or str(err)
         raise UserError(f"cannot listen on {args.host}:{args.port}: {reason}") from None
+    # Ready for SIGTERM before anyone is told where the page is.
+    stopping = threading.Event()
+    previous = _on_sigterm(stopping)
     url = server.url
     print(f"Display: {url}", flush=True)
     print(f"Overlay: {url}?overlay=1   Wall: {url}wall", flush=True)
     print(f"Board {config.board} under {config.prefix}/ on {config.broker or 'ws://<host>:9001'}")
     print("Ctrl-C stops.", flush=True)
-    stopping = threading.Event()
-    previous = _on_sigterm(stopping)
     try:
         while thread.is_alive() and not stopping.wait(0.5):
             pass
