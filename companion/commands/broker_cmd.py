@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import argparse
 import logging
-import signal
 import threading
-from types import FrameType
 from typing import Any
+
+from companion.stopping import restore_sigterm, stop_on_sigterm
 
 # The same as companion/publish/broker.py's (a test says so), which is imported only to run.
 DEFAULT_HOST = "127.0.0.1"
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
             logging.getLogger(name).setLevel(logging.INFO)
     ws_port = None if args.no_websockets else args.ws_port
     stopping = threading.Event()
-    previous = signal.signal(signal.SIGTERM, _stop_on(stopping))
+    previous = stop_on_sigterm(stopping)
     try:
         with EmbeddedBroker(host=args.host, port=args.port, ws_port=ws_port) as broker:
             print(f"MQTT                  {broker.url}")
@@ -82,12 +82,5 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        restore_sigterm(previous)
     return 0
-
-
-def _stop_on(stopping: threading.Event) -> Any:
-    def handler(signum: int, frame: FrameType | None) -> None:
-        stopping.set()
-
-    return handler

@@ -7,13 +7,13 @@ serves them (see docs/display.md). Ctrl-C stops it.
 from __future__ import annotations
 
 import argparse
-import signal
 import threading
 from pathlib import Path
 from typing import Any
 
 from companion.config import load_config
 from companion.errors import UserError
+from companion.stopping import restore_sigterm, stop_on_sigterm
 from companion.web.server import (
     DEFAULT_HOST,
     DEFAULT_PORT,
@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"cannot listen on {args.host}:{args.port}: {reason}") from None
     # Ready for SIGTERM before anyone is told where the page is.
     stopping = threading.Event()
-    previous = _on_sigterm(stopping)
+    previous = stop_on_sigterm(stopping)
     url = server.url
     print(f"Display: {url}", flush=True)
     print(f"Overlay: {url}?overlay=1   Wall: {url}wall", flush=True)
@@ -97,17 +97,7 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+        restore_sigterm(previous)
         server.shutdown()
         server.server_close()
     return 0
-
-
-def _on_sigterm(stopping: threading.Event) -> Any:
-    """SIGTERM (systemd stopping the service) stops as quietly as Ctrl-C; returns the
-    handler it replaced, or None where signals cannot be set (not the main thread)."""
-    try:
-        return signal.signal(signal.SIGTERM, lambda _signum, _frame: stopping.set())
-    except ValueError:
-        return None

@@ -172,3 +172,27 @@ def test_display_command_serves_until_stopped_and_exits_0(
     assert err == ""
     assert "?overlay=1" in out
     assert "/wall" in out
+
+
+def test_display_command_hears_sigterm_even_when_started_with_it_blocked(tmp_path: Path) -> None:
+    # A signal mask survives fork and exec: a parent that had SIGTERM blocked would
+    # otherwise leave the display deaf to it.
+    config = tmp_path / "config.toml"
+    config.write_text("")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "display", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "COMPANION_CONFIG": str(config), "PYTHONPATH": str(ROOT)},
+        preexec_fn=lambda: signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM}),
+    )
+    try:
+        assert process.stdout is not None
+        assert process.stdout.readline().startswith("Display: http://127.0.0.1:")
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(10) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.communicate()
