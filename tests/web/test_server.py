@@ -143,6 +143,9 @@ def test_display_command_serves_until_stopped_and_exits_0(
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        # Run in the background, the suite may have Ctrl-C ignored, and Python then keeps
+        # ignoring it in the child: give the child a terminal's default.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         assert process.stdout is not None
