@@ -1,0 +1,307 @@
+"""A game being played at the table: the referee, the camera's view of the board and the
+players' touches, brought together into one picture for the touchscreen.
+
+    live = LiveGame(referee, colours, on_alert=buzzer.alert)
+    live.table_seen({"17": ("red",)})    # the camera committed a change: maybe a claim
+    live.decide("challenge")             # a touch; None, or why it was refused
+    live.override("17")                  # the camera is wrong about place 17: go on
+    live.view()                          # everything a screen shows, as plain data
+
+Every move reaches the game only through the referee (store first, then everyone else).
+While the table does not match the rules, the game is held: touches that would move the
+game on are refused until the pieces are put right or a player overrides the alert. When
+the camera fails, `camera_lost` says so once and the game goes on by touch alone.
+
+The view is the table's own (the touchscreen beside the board): the stream and the display
+page get the spectator's view from the engine instead.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from companion.camera_check import zone_name
+from companion.games.contract import Action, IllegalAction
+from companion.games.memwars.board_pieces import PieceColours, crystals_on_board
+from companion.games.memwars.decisions import Decision, decisions
+from companion.games.memwars.scoring import score
+from companion.games.memwars.state import State
+from companion.games.memwars.table import TableAlert, TableCheck, changed_zones, check_table
+from companion.session import Notification, Referee
+
+log = logging.getLogger(__name__)
+
+Board = Mapping[str, Sequence[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    key: str
+    label: str
+    needs_place: bool
+    danger: bool
+
+
+@dataclass(frozen=True, slots=True)
+class AlertView:
+    zone: str
+    text: str
+    rule: str
+    put_right: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LiveView:
+    """What the touchscreen shows, as plain data (the UI only draws it)."""
+
+    title: str
+    prompt: str
+    actor: str
+    """Who must decide: a side's name, or 'the table'."""
+    buttons: tuple[Button, ...]
+    places: tuple[int, ...]
+    """The places the awaited move may name: highlighted on the board."""
+    board: Mapping[str, tuple[str, ...]]
+    """Zone -> crystals, as the rules have them."""
+    side_names: tuple[str, ...]
+    side_colours: tuple[str, ...]
+    scores: tuple[int, ...]
+    alerts: tuple[AlertView, ...]
+    held: bool
+    """True while the table must be put right before the game goes on."""
+    camera: str
+    """'watching', 'off' (no camera in this game) or 'lost: <why>'."""
+    waiting_for: str
+    """A move the table is part way through, e.g. 'challenge', or ''."""
+    message: str
+    """The last refusal or notice, for a line under the buttons."""
+    over: bool
+    history: tuple[tuple[int, ...], ...]
+    """Every side's score after each committed move, for the end screen's plot."""
+    seq: int
+
+
+Listener = Callable[[LiveView], None]
+
+
+@dataclass
+class _Table:
+    seen: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    overridden: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Zone -> the camera's reading a player chose to ignore; it counts as the rules'
+    contents until the camera reads something else there."""
+    check: TableCheck = field(default_factory=TableCheck)
+    last_move: str | None = None
+    changed: tuple[str, ...] = ()
+
+
+class LiveGame:
+    def __init__(
+        self,
+        referee: Referee,
+        colours: PieceColours,
+        *,
+        camera: bool = False,
+        on_alert: Callable[[tuple[AlertView, ...]], None] | None = None,
+        title: str = "",
+    ) -> None:
+        self.referee = referee
+        self.colours = colours
+        self.title = title or referee.store.game(referee.game_id).title
+        self._camera = "watching" if camera else "off"
+        self._on_alert = on_alert
+        self._listeners: list[Listener] = []
+        self._table = _Table()
+        self._message = ""
+        self._history, self._previous_state = self._replay()
+        referee.subscribe(self._committed)
+        if camera:
+            # Until the camera says otherwise, the table holds what the rules say.
+            self._table.seen = self._rules_board()
+
+    # -- inputs ----------------------------------------------------------------------------
+
+    def table_seen(self, board: Board) -> None:
+        """The camera committed a new reading of the whole board."""
+        if not self._camera.startswith("watching"):
+            return
+        self._table.seen = {z: tuple(sorted(c)) for z, c in board.items() if c}
+        for zone, held in list(self._table.overridden.items()):
+            if self._table.seen.get(zone, ()) != held:
+                del self._table.overridden[zone]
+        self._recheck()
+
+    def camera_lost(self, why: str) -> None:
+        """The camera stopped: say so once; from now on moves come by touch only."""
+        if self._camera.startswith("lost"):
+            return
+        self._camera = f"lost: {why}"
+        self._table = _Table(last_move=self._table.last_move)
+        log.warning("game %d: camera lost (%s); moves by touch", self.referee.game_id, why)
+        self._message = f"The camera stopped ({why}). Enter moves by touch."
+        if self._on_alert is not None:
+            self._on_alert(
+                (AlertView("camera", self._message, "camera", put_right=False),),
+            )
+        self._tell()
+
+    def decide(self, key: str, place: int = 0) -> str | None:
+        """A touch on decision `key` (with a place when it needs one). Returns None when the
+        move was committed, else why not, in a sentence."""
+        if self.held:
+            return self._refuse("Put the board right first, or override the alert.")
+        chosen = next((d for d in decisions(self.state) if d.key == key), None)
+        if chosen is None:
+            return self._refuse("That decision is not awaited now.")
+        if chosen.needs_place and not place:
+            return self._refuse("Choose a place on the board first.")
+        return self._submit(chosen.action(place))
+
+    def override(self, zone: str) -> None:
+        """A player says the camera is wrong about `zone`: its reading is ignored there."""
+        self._table.overridden[zone] = self._table.seen.get(zone, ())
+        log.info("game %d: %s overridden by a player", self.referee.game_id, zone_name(zone))
+        self._recheck()
+
+    def override_all(self) -> None:
+        for alert in self._table.check.alerts:
+            self._table.overridden[alert.zone] = self._table.seen.get(alert.zone, ())
+        self._recheck()
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    # -- what it shows ---------------------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        state: State = self.referee.state
+        return state
+
+    @property
+    def held(self) -> bool:
+        return bool(self._table.check.alerts)
+
+    def view(self) -> LiveView:
+        state = self.state
+        expectation = self.referee.expected()
+        names = tuple(s.name for s in state.setup.sides)
+        actor = ""
+        if expectation is not None:
+            actor = names[expectation.actor] if expectation.actor >= 0 else "the table"
+        check = self._table.check
+        return LiveView(
+            title=self.title,
+            prompt=expectation.prompt if expectation is not None else "The game is over.",
+            actor=actor,
+            buttons=tuple(_button(d) for d in decisions(state)),
+            places=expectation.places if expectation is not None else (),
+            board=self._rules_board(),
+            side_names=names,
+            side_colours=self.colours.sides,
+            scores=self._scores(state),
+            alerts=tuple(_alert_view(a) for a in check.alerts),
+            held=self.held,
+            camera=self._camera,
+            waiting_for=check.waiting_for.kind if check.waiting_for is not None else "",
+            message=self._message,
+            over=self.referee.is_over,
+            history=tuple(self._history),
+            seq=self.referee.seq,
+        )
+
+    # -- inside ----------------------------------------------------------------------------
+
+    def _rules_board(self) -> dict[str, tuple[str, ...]]:
+        return {z: tuple(sorted(c)) for z, c in crystals_on_board(self.state, self.colours).items()}
+
+    def _seen_with_overrides(self) -> dict[str, tuple[str, ...]]:
+        rules = self._rules_board()
+        seen = dict(self._table.seen)
+        for zone in self._table.overridden:
+            seen[zone] = rules.get(zone, ())
+        return {z: c for z, c in seen.items() if c}
+
+    def _recheck(self) -> None:
+        if not self._camera.startswith("watching"):
+            return
+        before = self._table.check.alerts
+        check = check_table(
+            self.state,
+            self._seen_with_overrides(),
+            self.colours,
+            last_move=self._table.last_move,
+            changed=self._table.changed,
+        )
+        self._table.check = check
+        if check.proposal is not None and not check.alerts:
+            self._submit(check.proposal)
+            return
+        new = [a for a in check.alerts if a not in before]
+        if new:
+            for alert in new:
+                # The zone and rule only: what lies there is public, the rule is public.
+                log.info(
+                    "game %d: table alert on %s (%s)", self.referee.game_id, alert.zone, alert.rule
+                )
+            if self._on_alert is not None:
+                self._on_alert(tuple(_alert_view(a) for a in new))
+        self._tell()
+
+    def _submit(self, action: Action) -> str | None:
+        try:
+            self.referee.submit(action)
+        except IllegalAction as refused:
+            return self._refuse(f"{refused.explanation} ({refused.rule})")
+        return None
+
+    def _committed(self, note: Notification) -> None:
+        self._message = ""
+        self._history.append(self._scores(note.state))
+        previous = self._previous_state
+        self._table.last_move = note.action.kind
+        self._table.changed = changed_zones(previous, note.state, self.colours)
+        self._previous_state = note.state
+        if self._camera.startswith("watching"):
+            self._recheck()
+        else:
+            self._tell()
+
+    def _refuse(self, why: str) -> str:
+        self._message = why
+        self._tell()
+        return why
+
+    def _tell(self) -> None:
+        view = self.view()
+        for listener in list(self._listeners):
+            try:
+                listener(view)
+            except Exception:
+                log.warning("live game listener %r failed", listener, exc_info=True)
+
+    def _scores(self, state: State) -> tuple[int, ...]:
+        return tuple(s.total for s in score(state).sides)
+
+    def _replay(self) -> tuple[list[tuple[int, ...]], State]:
+        """Every score so far, replayed from the store (a resumed game plots from its start),
+        and the state now."""
+        engine = self.referee.engine
+        store = self.referee.store
+        state = engine.new_game(store.header(self.referee.game_id).setup)
+        history: list[tuple[int, ...]] = []
+        for _seq, _t, data in store.actions(self.referee.game_id):
+            state, _ = engine.apply(state, engine.action_from_dict(data))
+            history.append(self._scores(state))
+        return history, state
+
+
+def _button(decision: Decision) -> Button:
+    return Button(decision.key, decision.label, decision.needs_place, decision.danger)
+
+
+def _alert_view(alert: TableAlert) -> AlertView:
+    return AlertView(alert.zone, alert.text(), alert.rule, alert.put_right)
