@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -29,9 +30,10 @@ def _load() -> ModuleType:
 mh = _load()
 CASES = list(itertools.product(mh.BOARDS, mh.CAMERAS))
 TILTS = [0.0, 15.0, 30.0, 45.0]
+Point = tuple[float, float]
 
 
-def _corners(board, setback_mm, margin_mm=mh.MARGIN_MM):
+def _corners(board: Any, setback_mm: float, margin_mm: float = mh.MARGIN_MM) -> list[Point]:
     """The corners of the sheet plus margin, in the tool's table coordinates."""
     half = board.width_mm / 2 + margin_mm
     near = setback_mm - margin_mm
@@ -39,7 +41,7 @@ def _corners(board, setback_mm, margin_mm=mh.MARGIN_MM):
     return [(x, y) for x in (-half, half) for y in (near, far)]
 
 
-def _worst(camera, height_mm, tilt_deg, corners):
+def _worst(camera: Any, height_mm: float, tilt_deg: float, corners: list[Point]) -> float:
     """How far out the furthest corner lands: <= 1 inside the picture."""
     worst = 0.0
     for x, y in corners:
