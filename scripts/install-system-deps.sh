@@ -17,6 +17,7 @@ ldconfig -p 2>/dev/null | grep -q 'libglib-2.0.so.0' || need+=(libglib2.0-0)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 # The printing tests render the board and counter PDFs back to pixels with pdftoppm.
 command -v pdftoppm >/dev/null || need+=(poppler-utils)
+command -v shellcheck >/dev/null || need+=(shellcheck)
 
 if ((${#need[@]} == 0)); then
   exit 0
