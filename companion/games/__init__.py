@@ -18,7 +18,13 @@ def _memwars() -> GameEngine[Any]:
     return MemWarsEngine()
 
 
-_FACTORIES: dict[str, Callable[[], GameEngine[Any]]] = {"memwars": _memwars}
+def _mem() -> GameEngine[Any]:
+    from companion.games.mem.engine import MemEngine
+
+    return MemEngine()
+
+
+_FACTORIES: dict[str, Callable[[], GameEngine[Any]]] = {"memwars": _memwars, "mem": _mem}
 _CACHE: dict[str, GameEngine[Any]] = {}
 
 

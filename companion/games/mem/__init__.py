@@ -1,0 +1,1 @@
+"""MeM: the abstract pattern-matching stone game (rule book [S1]); engine, rules and solver."""

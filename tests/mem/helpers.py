@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from companion.games.contract import Action, Event
+from companion.games.mem import actions as A
+from companion.games.mem.engine import MemEngine
+from companion.games.mem.legal import blocking_matches, geo_of, legal_captures, legal_moves
+from companion.games.mem.state import State
+
+ENGINE = MemEngine()
+TWO = [{"name": "Ada"}, {"name": "Bo"}]
+
+
+def setup(game: str = "mem", **changes: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "game": game,
+        "sides": [{"name": "Ada"}] if game == "solitaire" else TWO,
+        "seed": 1,
+    }
+    base.update(changes)
+    return base
+
+
+def agreed(game: str, board: str, first: int = 0, **rules: Any) -> dict[str, Any]:
+    """A setup with a given board and first player, and house rules by key."""
+    house = {"mem.firstPlayer": "AGREED", **{k.replace("__", "."): v for k, v in rules.items()}}
+    out = setup(game, board=board, house_rules=house)
+    if game == "solitaire":
+        del out["house_rules"]["mem.firstPlayer"]
+    else:
+        out["first_player"] = first
+    return out
+
+
+def play(state: State, *actions: Action) -> tuple[State, list[Event]]:
+    events: list[Event] = []
+    for action in actions:
+        state, happened = ENGINE.apply(state, action)
+        events.extend(happened)
+    return state, events
+
+
+def kinds(events: list[Event]) -> list[str]:
+    return [e.kind for e in events]
+
+
+def random_action(state: State, rng: random.Random) -> Action:
+    """A legal action chosen at random among those expected (blocks half the time)."""
+    expectation = ENGINE.expected(state)
+    assert expectation is not None
+    actor, options = expectation.actor, expectation.actions
+    geo = geo_of(state)
+    if "block" in options:
+        assert state.pending is not None
+        found = blocking_matches(state, actor, state.pending.square)
+        if found and rng.random() < 0.5:
+            m = rng.choice(found)
+            r, c = geo.cell[state.pending.square]
+            row, col = r - m.t[0], c - m.t[1]
+            if actor == 1 and state.setup.rules.orientation_frame == "OWNER":
+                row, col = -row, -col
+            return A.Block(actor, row, col)
+        return A.Allow(actor)
+    if "capture" in options and rng.random() < 0.6:
+        group = rng.choice(legal_captures(state, actor))
+        return A.Capture(actor, geo.squares(group)[0])
+    if "move" in options:
+        choices = [
+            m
+            for m in legal_moves(state, actor)
+            if m[0] not in state.barred and (state.pledged is None or m[0] == state.pledged)
+        ]
+        if "ask" in options and state.pledged is None and rng.random() < 0.15:
+            return A.Ask(actor, rng.choice(choices)[0])
+        square, (row, col) = rng.choice(choices)
+        if actor == 1 and state.setup.rules.orientation_frame == "OWNER":
+            row, col = -row, -col
+        return A.Move(actor, square, row, col)
+    if "end_turn" in options:
+        return A.EndTurn(actor)
+    return A.Pass(actor)
