@@ -50,6 +50,8 @@ class AlertView:
     text: str
     rule: str
     put_right: bool
+    seen: tuple[str, ...] = ()
+    """What the camera sees on the zone (the board shows the rules' contents elsewhere)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,4 +306,4 @@ def _button(decision: Decision) -> Button:
 
 
 def _alert_view(alert: TableAlert) -> AlertView:
-    return AlertView(alert.zone, alert.text(), alert.rule, alert.put_right)
+    return AlertView(alert.zone, alert.text(), alert.rule, alert.put_right, alert.seen)

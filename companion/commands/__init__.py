@@ -5,6 +5,7 @@ from __future__ import annotations
 from types import ModuleType
 
 from companion.commands import (
+    app_cmd,
     broker_cmd,
     clock_cmd,
     config_cmd,
@@ -21,6 +22,7 @@ from companion.commands import (
 )
 
 COMMAND_MODULES: list[ModuleType] = [
+    app_cmd,
     broker_cmd,
     clock_cmd,
     config_cmd,

@@ -1,0 +1,118 @@
+"""`companion app`: the touchscreen app (Kivy), full screen on the Pi's 7" display or in a
+window elsewhere. Games are streamed (embedded broker unless one is configured) and the
+display page is served; Settings shows its address as text and as a QR code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import tempfile
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+from companion.config import Config, load_config
+from companion.errors import UserError
+from companion.streaming import DISPLAY_PORT
+
+SIZE = re.compile(r"^(\d{3,4})x(\d{3,4})$")
+
+
+def register(commands: Any) -> None:
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "app", help="the touchscreen app: new games, live refereeing, scores"
+    )
+    parser.add_argument("--fullscreen", action="store_true", help="fill the screen (a kiosk)")
+    parser.add_argument(
+        "--size",
+        default="800x480",
+        help="window size WIDTHxHEIGHT (default: %(default)s, the official Pi display)",
+    )
+    parser.add_argument("--no-stream", action="store_true", help="no broker, no display page")
+    parser.add_argument(
+        "--display-port",
+        type=int,
+        default=DISPLAY_PORT,
+        help="where the display page is served (default: %(default)s)",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    match = SIZE.match(args.size)
+    if match is None:
+        raise UserError(f"--size must look like 800x480, not {args.size!r}")
+    config = load_config(Path(args.config) if args.config else None)
+    width, height = int(match.group(1)), int(match.group(2))
+    _configure_kivy(width, height, args.fullscreen)
+    from companion.store import Store
+    from companion.ui.app import CompanionApp
+    from companion.ui.controller import Controller
+
+    with ExitStack() as stack:
+        store = stack.enter_context(Store.open(config.store.resolved_path()))
+        page_url = ""
+        on_game = None
+        if not args.no_stream:
+            from companion.streaming import Streaming
+
+            streaming = stack.enter_context(Streaming(config, args.display_port))
+            page_url = streaming.page_url
+            on_game = lambda referee: streaming.attach(referee, None)  # noqa: E731
+        controller = Controller(config, store, on_game=on_game)
+        stack.callback(controller.close)
+        scratch = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        app = CompanionApp(
+            controller,
+            page_url=page_url,
+            settings_text=settings_text(config, page_url),
+            qr_path=_qr(page_url, scratch) if page_url else "",
+        )
+        app.run()
+    return 0
+
+
+def settings_text(config: Config, page_url: str) -> str:
+    broker = config.broker.url or "embedded (started by the app)"
+    lines = [
+        f"Configuration: {config.source}",
+        f"Games are kept in: {config.store.resolved_path()}",
+        f"Deck: {config.game.deck}",
+        f"Board id: {config.game.board_id}",
+        f"Broker: {broker}",
+        f"Card reader: {config.reader.protocol} on {config.reader.port or 'no port set'}",
+        f"Display page: {page_url or 'not served'}",
+        "",
+        "Change these in the configuration file (`companion config path`).",
+    ]
+    return "\n".join(lines)
+
+
+def _qr(url: str, folder: Path) -> str:
+    import segno
+
+    path = folder / "display-page.png"
+    segno.make(url, error="m").save(str(path), scale=6, border=2)
+    return str(path)
+
+
+def _configure_kivy(width: int, height: int, fullscreen: bool) -> None:
+    # Kivy reads these once, at its first import: they must be set before it.
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+    if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+        os.environ.setdefault("SDL_VIDEODRIVER", "kmsdrm" if _has_kms() else "offscreen")
+    from kivy.config import Config as KivyConfig
+
+    KivyConfig.set("graphics", "width", str(width))
+    KivyConfig.set("graphics", "height", str(height))
+    KivyConfig.set("graphics", "fullscreen", "auto" if fullscreen else "0")
+    KivyConfig.set("input", "mouse", "mouse,multitouch_on_demand")
+    KivyConfig.set("kivy", "exit_on_escape", "0" if fullscreen else "1")
+
+
+def _has_kms() -> bool:
+    return any(Path("/dev/dri").glob("card*")) if Path("/dev/dri").exists() else False

@@ -1,0 +1,139 @@
+"""The touchscreen app: Home, New game, the live game, its end, and settings.
+
+    app = CompanionApp(controller, page_url="http://127.0.0.1:8080/")
+    app.run()
+
+Screens draw what the controller says (companion/ui/controller.py) and hand it every touch.
+A clock event steps the game five times a second: the simulated opponent's moves (one at a
+time, so a person can follow them), the game clock and its flags.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.factory import Factory
+from kivy.lang import Builder
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+from companion.live import AlertView, LiveView
+from companion.ui import screens
+from companion.ui.board import BoardView
+from companion.ui.controller import Controller, GameChoices
+from companion.ui.plot import ScorePlot
+
+log = logging.getLogger(__name__)
+
+KV_DIR = Path(__file__).parent / "kv"
+KV_FILES = ("common.kv", "home.kv", "new_game.kv", "live.kv", "end.kv", "settings.kv")
+STEP_SECONDS = 0.2
+OPPONENT_PAUSE = 0.8
+"""Seconds between two of the simulated opponent's moves."""
+
+Factory.register("BoardView", cls=BoardView)
+Factory.register("ScorePlot", cls=ScorePlot)
+
+
+class CompanionApp(App):
+    title = "Tabletop companion"
+
+    def __init__(
+        self,
+        controller: Controller,
+        *,
+        page_url: str = "",
+        settings_text: str = "",
+        qr_path: str = "",
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.controller = controller
+        self.page_url = page_url
+        self.settings_text = settings_text
+        self.qr_path = qr_path
+        self.manager: ScreenManager | None = None
+        self._since_opponent = 0.0
+        self._unsubscribe: Any = None
+        controller.on_alert = self.alerted
+        self.alerts_heard: list[tuple[AlertView, ...]] = []
+
+    def build(self) -> ScreenManager:
+        for name in KV_FILES:
+            # Loaded once per process: a second app (a test's) must not apply rules twice.
+            path = str(KV_DIR / name)
+            Builder.unload_file(path)
+            Builder.load_file(path)
+        manager = ScreenManager(transition=NoTransition())
+        settings = screens.SettingsScreen(name="settings")
+        settings.details = self.settings_text
+        settings.qr_path = self.qr_path
+        for screen in (
+            screens.HomeScreen(name="home"),
+            screens.NewGameScreen(name="new_game"),
+            screens.LiveScreen(name="live"),
+            screens.EndScreen(name="end"),
+            settings,
+        ):
+            screen.companion = self
+            manager.add_widget(screen)
+        self.manager = manager
+        Clock.schedule_interval(self.step, STEP_SECONDS)
+        return manager
+
+    # -- what the screens call -------------------------------------------------------------
+
+    def screen(self, name: str) -> Any:
+        assert self.manager is not None
+        return self.manager.get_screen(name)
+
+    def start_game(self, choices: GameChoices) -> None:
+        self._follow(self.controller.start(choices))
+
+    def resume_game(self, game_id: int) -> None:
+        self._follow(self.controller.resume(game_id))
+
+    def decide(self, key: str, place: int) -> None:
+        self.controller.decide(key, place)
+
+    def alerted(self, alerts: tuple[AlertView, ...]) -> None:
+        # The buzzer and LEDs hang here; the screen shows the alerts from the view.
+        self.alerts_heard.append(alerts)
+        log.info("alert on %s", ", ".join(a.zone for a in alerts))
+
+    # -- inside ----------------------------------------------------------------------------
+
+    def _follow(self, live: Any) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        self._unsubscribe = live.subscribe(self._show)
+        assert self.manager is not None
+        self.manager.current = "live"
+        self._show(live.view())
+
+    def _show(self, view: LiveView) -> None:
+        assert self.manager is not None
+        if view.over:
+            self.screen("end").show(
+                view, self.controller.live.referee.engine.summary(self.controller.live.state)
+            )
+            self.manager.current = "end"
+            return
+        self.screen("live").show(view)
+
+    def step(self, dt: float) -> None:
+        if self.controller.game is None or self.manager is None:
+            return
+        self._since_opponent += dt
+        if self._since_opponent >= OPPONENT_PAUSE:
+            if self.controller.step():
+                self._since_opponent = 0.0
+        else:
+            game = self.controller.game
+            if game.clock is not None:
+                game.clock.tick()
+        if self.manager.current == "live":
+            self.screen("live").show_clocks()

@@ -1,0 +1,256 @@
+"""What the touchscreen app does, without the touchscreen: starting, resuming and playing
+games. The screens call this and draw the `LiveView`s it gives; nothing here imports Kivy,
+so the whole app can be driven by tests and scripts too.
+
+    app = Controller(config, store)
+    app.resumable()                  # games a power cut interrupted
+    live = app.start(GameChoices(names=("Ann", "Bo"), opponent=True))
+    app.decide("claim", 17)          # a touch
+    app.step()                       # often: the simulated opponent, the game clock
+
+A simulated opponent (companion/games/memwars/players.py) plays the second side when asked
+for: its decisions go through the same referee as the player's touches.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.clock.display import format_time
+from companion.clock.game import GameClock
+from companion.config import Config
+from companion.decks import find_deck
+from companion.decks.model import Deck
+from companion.games.contract import TABLE, BadSetup
+from companion.games.memwars.board_pieces import PieceColours
+from companion.games.memwars.players import SimulatedTable
+from companion.live import AlertView, LiveGame, LiveView
+from companion.session import Referee
+from companion.store import GameRow, Store
+
+log = logging.getLogger(__name__)
+
+MODES = ("standard", "basic", "hybrid", "review", "study")
+TOPOLOGIES = ("flat", "competitive")
+TIME_CONTROLS = ("", "5+3", "15+10", "30+30", "-!60")
+"""Offered in the wizard: none, blitz, rapid, classical, one minute a move."""
+COLOURS = ("red", "blue", "green", "black")
+CHALLENGE_COLOUR = "yellow"
+OPPONENT_RECALL = 0.7
+AGAINST_THE_COMPANION = ", against the companion"
+
+
+@dataclass(frozen=True)
+class GameChoices:
+    """What the new-game wizard asks; every field has the default a first game wants."""
+
+    mode: str = "standard"
+    names: tuple[str, ...] = ("Player 1", "Player 2")
+    colours: tuple[str, ...] = ("red", "blue")
+    quadrants: int = 4
+    depth: int = 1
+    topology: str = "flat"
+    centre_multipliers: bool = False
+    time_control: str = ""
+    """'' for none, else clock notation (companion clock --help), the same for every side."""
+    opponent: bool = False
+    """The last side is played by the companion."""
+    deck: str = ""
+    """'' for the configured deck."""
+    seed: int | None = None
+
+    @property
+    def solitaire(self) -> bool:
+        return self.mode in ("review", "study")
+
+
+def setup_for(choices: GameChoices, deck: Deck, seed: int) -> dict[str, Any]:
+    """The engine's setup for the wizard's choices."""
+    count = 1 if choices.solitaire else len(choices.names)
+    sides: list[dict[str, Any]] = [
+        {"name": name, "colour": colour}
+        for name, colour in zip(choices.names[:count], choices.colours, strict=False)
+    ]
+    if choices.mode == "hybrid":
+        sides[0]["mode"], sides[1]["mode"] = "standard", "basic"
+    setup: dict[str, Any] = {
+        "sides": sides,
+        "mode": choices.mode,
+        "depth": min(choices.depth, deck.depth),
+        "max_depth": deck.depth,
+        "cards": deck.board_map(),
+        "quadrant_names": list(deck.quadrants),
+        "quadrants": list(range(1, choices.quadrants + 1)),
+        "topology": {"kind": "flat" if choices.solitaire else choices.topology},
+        "lightning_rounds": None if choices.mode == "review" else 2,
+        "seed": seed,
+        "timer": bool(choices.time_control),
+    }
+    if choices.centre_multipliers:
+        setup["multipliers"] = {"centre_place": 2, "centre_quincunx": 2}
+    return setup
+
+
+@dataclass
+class ClockFace:
+    texts: tuple[str, ...] = ()
+    running: int | None = None
+
+
+@dataclass
+class _Game:
+    live: LiveGame
+    clock: GameClock | None
+    opponent: SimulatedTable | None
+    opponent_side: int
+    alerts: list[tuple[AlertView, ...]] = field(default_factory=list)
+
+
+class Controller:
+    def __init__(
+        self,
+        config: Config,
+        store: Store,
+        *,
+        camera: bool = False,
+        on_alert: Callable[[tuple[AlertView, ...]], None] | None = None,
+        on_game: Callable[[Referee], Callable[[], None]] | None = None,
+    ) -> None:
+        """`on_game` is called with each game taken up (to stream it, say) and returns what
+        to call when the game is put down."""
+        self.config = config
+        self.store = store
+        self.camera = camera
+        self.on_alert = on_alert
+        self.on_game = on_game
+        self.game: _Game | None = None
+        self._put_down: Callable[[], None] | None = None
+
+    # -- games -----------------------------------------------------------------------------
+
+    def resumable(self) -> list[GameRow]:
+        """Games still being played: interrupted, most recent first."""
+        rows = [g for g in self.store.games() if g.status == "playing" and g.game == "memwars"]
+        return sorted(rows, key=lambda g: g.id, reverse=True)
+
+    def start(self, choices: GameChoices) -> LiveGame:
+        deck = find_deck(choices.deck or self.config.game.deck)
+        seed = choices.seed if choices.seed is not None else secrets.randbelow(1_000_000)
+        setup = setup_for(choices, deck, seed)
+        count = len(setup["sides"])
+        clock = (
+            {"controls": [choices.time_control] * count, "order": list(range(count))}
+            if choices.time_control and count > 1
+            else None
+        )
+        title = " vs ".join(s["name"] for s in setup["sides"]) + f", {choices.mode}"
+        opponent = choices.opponent and count > 1
+        if opponent:
+            title += AGAINST_THE_COMPANION
+        try:
+            referee = Referee.start(
+                self.store,
+                "memwars",
+                setup,
+                {"id": deck.id, "hash": deck.hash, "title": deck.title},
+                title=title,
+                game_clock=clock,
+            )
+        except BadSetup as err:
+            raise ValueError(f"cannot set up this game: {err}") from None
+        return self._take_up(referee, opponent_side=count - 1 if opponent else -1)
+
+    def resume(self, game_id: int) -> LiveGame:
+        referee = Referee.resume(self.store, game_id)
+        # A game played against the companion says so in its title.
+        sides = referee.state.setup.sides
+        opponent = self.store.game(game_id).title.endswith(AGAINST_THE_COMPANION)
+        return self._take_up(referee, opponent_side=len(sides) - 1 if opponent else -1)
+
+    def _take_up(self, referee: Referee, opponent_side: int) -> LiveGame:
+        self.close()
+        setup = referee.state.setup
+        colours = PieceColours(tuple(s.colour for s in setup.sides), CHALLENGE_COLOUR)
+        live = LiveGame(referee, colours, camera=self.camera, on_alert=self._alerted)
+        table = None
+        if opponent_side >= 0:
+            recalls = tuple(OPPONENT_RECALL for _ in setup.sides)
+            table = SimulatedTable(setup, recalls, seed=setup.seed)
+        game_clock = GameClock.attach(referee)
+        self.game = _Game(live, game_clock, table, opponent_side)
+        if self.on_game is not None:
+            self._put_down = self.on_game(referee)
+        return live
+
+    def close(self) -> None:
+        """Puts the game down (it stays in the store: Home offers to resume it)."""
+        if self.game is not None and self.game.clock is not None:
+            self.game.clock.close()
+        if self._put_down is not None:
+            self._put_down()
+            self._put_down = None
+        self.game = None
+
+    # -- play ------------------------------------------------------------------------------
+
+    @property
+    def live(self) -> LiveGame:
+        if self.game is None:
+            raise RuntimeError("no game is being played")
+        return self.game.live
+
+    def view(self) -> LiveView:
+        return self.live.view()
+
+    def decide(self, key: str, place: int = 0) -> str | None:
+        return self.live.decide(key, place)
+
+    def step(self) -> bool:
+        """Lets the simulated opponent make its move, if the rules wait on it, and ticks
+        the game clock. True when the opponent moved."""
+        game = self.game
+        if game is None:
+            return False
+        if game.clock is not None:
+            game.clock.tick()
+        if game.opponent is None or game.live.held:
+            return False
+        live = game.live
+        expectation = live.referee.expected()
+        if expectation is None or not self._opponents_turn(expectation.actor, expectation.actions):
+            return False
+        action = game.opponent.next_action(live.state, expectation)
+        live.referee.submit(action)
+        return True
+
+    def _opponents_turn(self, actor: int, actions: tuple[str, ...]) -> bool:
+        game = self.game
+        assert game is not None
+        if actor == game.opponent_side:
+            return True
+        # The companion answers its own card in Basic play; every other verdict is the
+        # players' to give.
+        state = game.live.state
+        return actor == TABLE and "answer" in actions and state.turn == game.opponent_side
+
+    def clock_face(self) -> ClockFace:
+        game = self.game
+        if game is None or game.clock is None:
+            return ClockFace()
+        display = game.clock.display()
+        return ClockFace(
+            tuple(format_time(p.remaining_ns) for p in display.players), display.running
+        )
+
+    def pause(self) -> None:
+        if self.game is not None and self.game.clock is not None:
+            clock = self.game.clock
+            clock.resume() if clock.clock.paused else clock.pause()
+
+    def _alerted(self, alerts: tuple[AlertView, ...]) -> None:
+        if self.on_alert is not None:
+            self.on_alert(alerts)

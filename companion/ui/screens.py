@@ -1,0 +1,264 @@
+"""The app's screens. Layout is in kv/*.kv; here are the properties the layouts show and the
+handlers the buttons call. Every decision goes to the controller; no rule is decided here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from kivy.factory import Factory
+from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+
+from companion.live import LiveView
+from companion.ui.board import colour_rgb
+from companion.ui.controller import MODES, TIME_CONTROLS, GameChoices
+
+if TYPE_CHECKING:
+    from companion.ui.app import CompanionApp
+
+
+class AppScreen(Screen):
+    """A screen of the companion app; `companion` is set when the app builds it."""
+
+    companion: CompanionApp
+
+
+class HomeScreen(AppScreen):
+    subtitle = StringProperty("")
+    resume_text = StringProperty("Nothing to resume")
+
+    def on_pre_enter(self, *_: Any) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        app = self.companion
+        games = app.controller.resumable()
+        self.resume_text = (
+            f"Resume: {games[0].title} (move {games[0].actions})" if games else "Nothing to resume"
+        )
+        self.subtitle = f"Display page: {app.page_url}" if app.page_url else ""
+
+    def resume(self) -> None:
+        games = self.companion.controller.resumable()
+        if games:
+            self.companion.resume_game(games[0].id)
+
+
+CHOICE_ROWS: tuple[tuple[str, str, tuple[tuple[str, Any], ...]], ...] = (
+    ("Game", "mode", tuple((m.capitalize(), m) for m in MODES)),
+    ("Quadrants", "quadrants", tuple((str(n), n) for n in (1, 2, 3, 4))),
+    ("Depth", "depth", tuple((str(n), n) for n in (1, 2, 3))),
+    ("Topology", "topology", (("Flat", "flat"), ("Competitive", "competitive"))),
+    ("Centre x2", "centre_multipliers", (("No", False), ("Yes", True))),
+    (
+        "Clock",
+        "time_control",
+        tuple(
+            (
+                {"": "None", "-!60": "1 min/move"}.get(t, t),
+                t,
+            )
+            for t in TIME_CONTROLS
+        ),
+    ),
+)
+"""The wizard's rows: label, GameChoices field, (button text, value) for each option."""
+
+
+class NewGameScreen(AppScreen):
+    solitaire = BooleanProperty(False)
+    problem = StringProperty("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.picks: dict[str, Any] = {}
+        self.toggles: dict[str, dict[Any, Any]] = {}
+        self._built = False
+
+    def on_pre_enter(self, *_: Any) -> None:
+        if not self._built:
+            self._build_rows()
+            self._built = True
+        self.problem = ""
+
+    def _build_rows(self) -> None:
+        defaults = GameChoices()
+        rows = self.ids.rows
+        for label, key, options in CHOICE_ROWS:
+            row = BoxLayout(size_hint_y=None, height="40dp", spacing="6dp")
+            row.add_widget(Factory.RowLabel(text=label))
+            self.toggles[key] = {}
+            for text, value in options:
+                button = Factory.Choice(text=text, group=f"choice-{key}")
+                button.bind(on_release=self._picker(key, value))
+                if value == getattr(defaults, key):
+                    button.state = "down"
+                self.toggles[key][value] = button
+                row.add_widget(button)
+            rows.add_widget(row)
+        self.picks = {key: getattr(defaults, key) for _, key, _ in CHOICE_ROWS}
+
+    def _picker(self, key: str, value: Any) -> Callable[[Any], None]:
+        return lambda _button: self.pick(key, value)
+
+    def pick(self, key: str, value: Any) -> None:
+        self.picks[key] = value
+        self.toggles[key][value].state = "down"
+        if key == "mode":
+            self.solitaire = value in ("review", "study")
+
+    def choices(self) -> GameChoices:
+        names = (self.ids.name_1.text.strip() or "Player 1", self.ids.name_2.text.strip())
+        opponent = self.ids.opponent_companion.state == "down"
+        if opponent and not names[1]:
+            names = (names[0], "Companion")
+        return GameChoices(
+            mode=self.picks["mode"],
+            names=names if names[1] else (names[0], "Player 2"),
+            quadrants=self.picks["quadrants"],
+            depth=self.picks["depth"],
+            topology=self.picks["topology"],
+            centre_multipliers=self.picks["centre_multipliers"],
+            time_control=self.picks["time_control"],
+            opponent=opponent,
+        )
+
+    def start(self) -> None:
+        try:
+            self.companion.start_game(self.choices())
+        except ValueError as err:
+            self.problem = str(err)
+
+
+class LiveScreen(AppScreen):
+    prompt = StringProperty("")
+    alerts = StringProperty("")
+    message = StringProperty("")
+    held = BooleanProperty(False)
+    timed = BooleanProperty(False)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.view: LiveView | None = None
+        self.side_labels: list[Label] = []
+
+    def show(self, view: LiveView) -> None:
+        self.view = view
+        self.prompt = view.prompt
+        self.alerts = "\n".join(a.text for a in view.alerts)
+        if view.camera.startswith("lost"):
+            self.alerts = (self.alerts + "\n" if self.alerts else "") + "Camera " + view.camera
+        self.message = view.message
+        self.held = view.held
+        choosing = any(b.needs_place for b in view.buttons) and not view.held
+        self.ids.board.show(view, choosing)
+        self._show_sides(view)
+        self._show_buttons(view)
+
+    def _show_sides(self, view: LiveView) -> None:
+        box = self.ids.sides
+        if len(self.side_labels) != len(view.side_names):
+            box.clear_widgets()
+            self.side_labels = []
+            for colour in view.side_colours:
+                label = Label(font_size="17sp", halign="center", markup=True)
+                label.color = (*colour_rgb(colour), 1) if colour != "black" else (0.9, 0.9, 0.9, 1)
+                box.add_widget(label)
+                self.side_labels.append(label)
+        self.show_clocks()
+
+    def show_clocks(self) -> None:
+        view = self.view
+        if view is None:
+            return
+        face = self.companion.controller.clock_face()
+        self.timed = bool(face.texts)
+        for i, label in enumerate(self.side_labels):
+            clock = ""
+            if i < len(face.texts):
+                clock = f"\n[b]{face.texts[i]}[/b]" if face.running == i else f"\n{face.texts[i]}"
+            turn = "> " if view.actor == view.side_names[i] else ""
+            label.text = f"{turn}{view.side_names[i]}: {view.scores[i]}{clock}"
+
+    def _show_buttons(self, view: LiveView) -> None:
+        grid = self.ids.buttons
+        grid.clear_widgets()
+        for button in view.buttons:
+            widget = Button(
+                text=button.label,
+                font_size="18sp",
+                size_hint_y=None,
+                height="54dp",
+                background_normal="",
+                background_color=(0.72, 0.22, 0.2, 1) if button.danger else (0.2, 0.42, 0.72, 1),
+                disabled=view.held,
+            )
+            widget.decision = button.key
+            widget.bind(on_release=self._decider(button.key))
+            grid.add_widget(widget)
+
+    def _decider(self, key: str) -> Callable[[Any], None]:
+        return lambda _widget: self.decide(key)
+
+    def button(self, key: str) -> Button | None:
+        """The decision button for `key` (tests and keyboards find them by key)."""
+        for widget in self.ids.buttons.children:
+            if getattr(widget, "decision", None) == key:
+                found: Button = widget
+                return found
+        return None
+
+    def decide(self, key: str) -> None:
+        self.companion.decide(key, int(self.ids.board.chosen))
+
+    def override(self) -> None:
+        self.companion.controller.live.override_all()
+
+    def pause(self) -> None:
+        self.companion.controller.pause()
+        self.show_clocks()
+
+    def leave(self) -> None:
+        # The game stays in the store, playing: Home offers to resume it.
+        self.companion.controller.close()
+        self.manager.current = "home"
+
+
+class EndScreen(AppScreen):
+    result = StringProperty("")
+
+    def show(self, view: LiveView, summary: dict[str, Any]) -> None:
+        scores = summary["scores"]
+        outcome = summary.get("outcome") or {}
+        winners: Sequence[int] = outcome.get("winners", scores.get("leaders", []))
+        names = [view.side_names[w] if w >= 0 else "the board" for w in winners]
+        self.result = ("Winner: " if len(names) == 1 else "Tied: ") + ", ".join(names)
+        grid = self.ids.breakdown
+        grid.clear_widgets()
+        grid.cols = 1 + len(view.side_names)
+        rows = (
+            ("", [n for n in view.side_names]),
+            ("Places", [s["places"] for s in scores["sides"]]),
+            ("Place points", [s["place_points"] for s in scores["sides"]]),
+            ("Counters", [s["counter_points"] for s in scores["sides"]]),
+            ("Quadrant bonus", [s["quadrant_bonus"] for s in scores["sides"]]),
+            ("Captures", [s["capture_points"] for s in scores["sides"]]),
+            ("Patterns", [s["pattern_points"] for s in scores["sides"]]),
+            ("Board penalty", [-s["board_penalty"] for s in scores["sides"]]),
+            ("Total", [s["total"] for s in scores["sides"]]),
+        )
+        for title, values in rows:
+            grid.add_widget(Label(text=title, font_size="15sp", halign="left"))
+            for value in values:
+                grid.add_widget(Label(text=str(value), font_size="15sp", bold=title == "Total"))
+        self.ids.plot.draw_history(view.history, [colour_rgb(c) for c in view.side_colours])
+
+
+class SettingsScreen(AppScreen):
+    details = StringProperty("")
+    qr_path = StringProperty("")

@@ -1,0 +1,105 @@
+"""Drives the app like a finger: touches at the widgets' places on the real window."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from kivy.base import EventLoop, runTouchApp
+from kivy.core.window import Window
+from kivy.tests.common import UnitTestTouch
+
+from companion.live import LiveView
+from companion.ui.app import CompanionApp
+from companion.ui.controller import Controller
+
+_started = False
+
+
+class Screen:
+    def __init__(self, app: CompanionApp, root: Any, shots: Path) -> None:
+        self.app = app
+        self.root = root
+        self.shots = shots
+
+    @classmethod
+    def open(cls, controller: Controller, shots: Path) -> Screen:
+        global _started
+        app = CompanionApp(controller, page_url="http://127.0.0.1:8080/")
+        root = app.build()
+        app.root = root
+        for child in list(Window.children):
+            Window.remove_widget(child)
+        if _started:
+            Window.add_widget(root)
+        else:
+            runTouchApp(root, embedded=True)
+            _started = True
+        driver = cls(app, root, shots)
+        driver.frames(3)
+        return driver
+
+    def close(self) -> None:
+        self.app.controller.close()
+        Window.remove_widget(self.root)
+
+    # -- looking ---------------------------------------------------------------------------
+
+    @property
+    def current(self) -> str:
+        name: str = self.root.current
+        return name
+
+    def screen(self, name: str | None = None) -> Any:
+        return self.root.get_screen(name or self.current)
+
+    def view(self) -> LiveView:
+        return self.app.controller.view()
+
+    def frames(self, count: int = 2) -> None:
+        for _ in range(count):
+            EventLoop.idle()
+
+    def shot(self, name: str) -> Path:
+        """Saves what the screen shows as build/screenshots/<name>.png."""
+        self.shots.mkdir(parents=True, exist_ok=True)
+        self.frames(2)
+        saved = Path(Window.screenshot(name=str(self.shots / f"{name}.png")))
+        final = self.shots / f"{name}.png"
+        saved.replace(final)
+        return final
+
+    # -- touching --------------------------------------------------------------------------
+
+    def tap_at(self, x: float, y: float) -> None:
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        self.frames(1)
+        touch.touch_up()
+        self.frames(2)
+
+    def tap(self, widget: Any) -> None:
+        assert not widget.disabled, f"{getattr(widget, 'text', widget)!r} is disabled"
+        x, y = widget.to_window(*widget.center)
+        self.tap_at(x, y)
+
+    def tap_text(self, text: str) -> None:
+        """Taps the button on the current screen that reads `text`."""
+        found = [w for w in self.screen().walk() if getattr(w, "text", None) == text]
+        assert found, f"no {text!r} on {self.current}"
+        self.tap(found[0])
+
+    def decide(self, key: str, place: int = 0) -> None:
+        """Taps the place (when given) on the board, then the decision's button."""
+        live = self.screen("live")
+        if place:
+            board = live.ids.board
+            self.tap_at(*board.to_window(*board.place_at(place)))
+            assert board.chosen == place, f"place {place} was not chosen"
+        button = live.button(key)
+        assert button is not None, f"no {key!r} button among {[b.key for b in self.view().buttons]}"
+        self.tap(button)
+
+    def type_into(self, widget: Any, text: str) -> None:
+        widget.text = text
+        self.frames(1)

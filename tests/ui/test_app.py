@@ -1,0 +1,160 @@
+"""The app driven by touches on real widgets, offscreen: wizard, turns, alerts, the end."""
+
+from __future__ import annotations
+
+from companion.games.contract import TABLE
+
+from .screen import Screen
+
+
+def start(
+    screen: Screen, *, mode: str = "Standard", opponent: bool = False, quadrants: str = "1"
+) -> None:
+    screen.tap_text("New game")
+    assert screen.current == "new_game"
+    wizard = screen.screen()
+    screen.type_into(wizard.ids.name_1, "Ann")
+    screen.type_into(wizard.ids.name_2, "Bo")
+    screen.tap_text(mode)
+    screen.tap_text(quadrants)
+    if opponent:
+        screen.tap_text("The companion")
+    screen.shot(f"wizard-{mode.lower()}")
+    screen.tap_text("Start the game")
+    assert screen.current == "live"
+
+
+def through_setup(screen: Screen) -> None:
+    """Rolls, orientation and shuffling, by touch, until the first claim or card."""
+    while (keys := [b.key for b in screen.view().buttons]) and keys[0] in (
+        "roll",
+        "north-top",
+        "north-right",
+        "north-bottom",
+        "north-left",
+        "roll-depth",
+        "shuffle",
+    ):
+        screen.decide("north-top" if "north-top" in keys else keys[0])
+
+
+def test_home_offers_a_new_game_and_nothing_to_resume(screen: Screen) -> None:
+    assert screen.current == "home"
+    home = screen.screen()
+    assert home.ids.resume.disabled
+    assert "127.0.0.1:8080" in home.subtitle
+    screen.shot("home")
+
+
+def test_a_standard_claim_with_a_maintained_challenge(screen: Screen) -> None:
+    start(screen)
+    through_setup(screen)
+    view = screen.view()
+    first = view.side_names.index(view.actor)  # the roll decided
+    assert [b.key for b in view.buttons] == ["claim"]
+    # The claim button needs a place: without one, it says so and nothing happens.
+    screen.decide("claim")
+    assert screen.view().message == "Choose a place on the board first."
+    place = view.places[3]
+    screen.decide("claim", place)
+    assert screen.view().board == {str(place): (view.side_colours[first],)}
+    screen.shot("live-claim")
+    screen.decide("challenge")
+    screen.decide("contest")
+    screen.decide("maintain")
+    view = screen.view()
+    assert view.actor == "the table" and len(view.buttons) == 4
+    screen.shot("live-judgement")
+    screen.decide("judge-rw")  # the claim right, the challenge wrong
+    view = screen.view()
+    summary = screen.app.controller.live.referee.engine.summary(screen.app.controller.live.state)
+    assert summary["scores"]["sides"][first]["captures"] == 1
+    # A wrong challenge gives the claimant another turn.
+    assert view.actor == view.side_names[first]
+
+
+def test_a_basic_turn_answered_right(screen: Screen) -> None:
+    start(screen, mode="Basic")
+    through_setup(screen)
+    view = screen.view()
+    assert view.actor == "the table" and {b.key for b in view.buttons} >= {"right", "wrong"}
+    first = screen.app.controller.live.state.turn
+    (place,) = view.places
+    screen.decide("right")
+    assert screen.view().board == {str(place): (view.side_colours[first],)}
+    assert screen.app.controller.live.state.turn == 1 - first
+    screen.shot("live-basic")
+
+
+def test_a_misplaced_crystal_is_an_alert_until_it_is_put_right(screen: Screen) -> None:
+    screen.app.controller.camera = True
+    start(screen)
+    through_setup(screen)
+    live = screen.app.controller.live
+    view = screen.view()
+    wrong = view.places[0]
+    first = view.side_names.index(view.actor)
+    mine, theirs = view.side_colours[first], view.side_colours[1 - first]
+    live.table_seen({str(wrong): (theirs,)})  # the other side's crystal
+    screen.frames(2)
+    live_screen = screen.screen("live")
+    assert live_screen.held and "MW-SM1" in live_screen.alerts
+    assert live_screen.button("claim").disabled
+    assert not live_screen.ids.override.disabled
+    assert screen.app.alerts_heard  # the buzzer's cue
+    screen.shot("live-alert")
+    live.table_seen({})  # taken off again
+    screen.frames(2)
+    assert not live_screen.held and live_screen.alerts == ""
+    live.table_seen({str(wrong): (mine,)})  # the claim, read by the camera
+    screen.frames(2)
+    assert screen.view().board == {str(wrong): (mine,)}
+    assert [b.key for b in screen.view().buttons] == ["challenge", "decline"]
+
+
+def test_an_alert_overridden_on_the_screen(screen: Screen) -> None:
+    screen.app.controller.camera = True
+    start(screen)
+    through_setup(screen)
+    view = screen.view()
+    place = view.places[0]
+    other = view.side_colours[1 - view.side_names.index(view.actor)]
+    screen.app.controller.live.table_seen({str(place): (other,)})
+    screen.frames(2)
+    screen.tap(screen.screen("live").ids.override)
+    assert not screen.view().held
+    screen.decide("claim", screen.view().places[1])
+    assert screen.view().seq > 0
+
+
+def test_a_whole_game_against_the_companion_ends_on_the_score_screen(screen: Screen) -> None:
+    start(screen, opponent=True)
+    through_setup(screen)
+    for _ in range(400):
+        if screen.current == "end":
+            break
+        view = screen.view()
+        expectation = screen.app.controller.live.referee.expected()
+        assert expectation is not None
+        if expectation.actor == 1 or (
+            expectation.actor == TABLE and "answer" in expectation.actions
+        ):
+            assert screen.app.controller.step()
+            screen.frames(1)
+            continue
+        keys = [b.key for b in view.buttons]
+        if "claim" in keys:
+            screen.decide("claim", view.places[0])
+        elif "judge-rr" in keys:
+            screen.decide("judge-rw")
+        elif "decline" in keys:
+            screen.decide("decline")
+        else:
+            screen.decide(keys[0])
+    assert screen.current == "end"
+    end = screen.screen()
+    assert end.result.startswith(("Winner", "Tied"))
+    assert len(screen.view().history) == screen.view().seq
+    screen.shot("end")
+    screen.tap_text("Home")
+    assert screen.current == "home"
