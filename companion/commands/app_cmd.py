@@ -30,6 +30,11 @@ def register(commands: Any) -> None:
         default="800x480",
         help="window size WIDTHxHEIGHT (default: %(default)s, the official Pi display)",
     )
+    parser.add_argument(
+        "--simulate",
+        action="store_true",
+        help="play on a simulated table filmed by the virtual camera (no hardware needed)",
+    )
     parser.add_argument("--no-stream", action="store_true", help="no broker, no display page")
     parser.add_argument(
         "--display-port",
@@ -61,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
             streaming = stack.enter_context(Streaming(config, args.display_port))
             page_url = streaming.page_url
             on_game = lambda referee: streaming.attach(referee, None)  # noqa: E731
-        controller = Controller(config, store, on_game=on_game)
+        controller = Controller(config, store, on_game=on_game, virtual_table=args.simulate)
         stack.callback(controller.close)
         scratch = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         app = CompanionApp(

@@ -59,6 +59,8 @@ class CompanionApp(App):
         self._since_opponent = 0.0
         self._unsubscribe: Any = None
         controller.on_alert = self.alerted
+        # The virtual camera reads on its own thread; the game is played on Kivy's.
+        controller.call_soon = lambda job: Clock.schedule_once(lambda _dt: job())
         self.alerts_heard: list[tuple[AlertView, ...]] = []
 
     def build(self) -> ScreenManager:

@@ -11,6 +11,7 @@ screen and the table agree on where place 17 is.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from kivy.core.text import Label as CoreLabel
@@ -56,6 +57,8 @@ class BoardView(Widget):
         self.view: LiveView | None = None
         self.choosing = False
         """Whether a decision waits for a place: only then do touches choose one."""
+        self.on_table: Callable[[int], None] | None = None
+        """Set while the simulated table is being laid: touches put crystals there instead."""
         self._numbers = {n: CoreLabel(text=str(n), font_size=11) for n in self.centres}
         for label in self._numbers.values():
             label.refresh()
@@ -101,7 +104,14 @@ class BoardView(Widget):
         self._redraw()
 
     def on_touch_down(self, touch: Any) -> bool:
-        if not self.collide_point(*touch.pos) or self.view is None or not self.choosing:
+        if not self.collide_point(*touch.pos) or self.view is None:
+            return False
+        if self.on_table is not None:
+            number = self.place_under(*touch.pos)
+            if number:
+                self.on_table(number)
+            return bool(number)
+        if not self.choosing:
             return False
         number = self.place_under(*touch.pos)
         if number and number in self.view.places:

@@ -31,6 +31,7 @@ from companion.games.memwars.players import SimulatedTable
 from companion.live import AlertView, LiveGame, LiveView
 from companion.session import Referee
 from companion.store import GameRow, Store
+from companion.virtual_table import VirtualTable
 
 log = logging.getLogger(__name__)
 
@@ -119,9 +120,13 @@ class Controller:
         camera: bool = False,
         on_alert: Callable[[tuple[AlertView, ...]], None] | None = None,
         on_game: Callable[[Referee], Callable[[], None]] | None = None,
+        virtual_table: bool = False,
+        call_soon: Callable[[Callable[[], None]], None] | None = None,
     ) -> None:
         """`on_game` is called with each game taken up (to stream it, say) and returns what
-        to call when the game is put down."""
+        to call when the game is put down. With `virtual_table`, each game is played on a
+        simulated table filmed by the virtual camera (companion/virtual_table.py): the camera
+        is on, and `call_soon` carries what it reads over to the thread that plays the game."""
         self.config = config
         self.store = store
         self.camera = camera
@@ -129,6 +134,10 @@ class Controller:
         self.on_game = on_game
         self.game: _Game | None = None
         self._put_down: Callable[[], None] | None = None
+        self.virtual_table = virtual_table
+        self.call_soon = call_soon or (lambda job: job())
+        self.table: VirtualTable | None = None
+        self.table_problem = ""
 
     # -- games -----------------------------------------------------------------------------
 
@@ -175,7 +184,11 @@ class Controller:
         self.close()
         setup = referee.state.setup
         colours = PieceColours(tuple(s.colour for s in setup.sides), CHALLENGE_COLOUR)
-        live = LiveGame(referee, colours, camera=self.camera, on_alert=self._alerted)
+        live = LiveGame(
+            referee, colours, camera=self.camera or self.virtual_table, on_alert=self._alerted
+        )
+        if self.virtual_table:
+            self._lay_table(live, len(setup.sides))
         table = None
         if opponent_side >= 0:
             recalls = tuple(OPPONENT_RECALL for _ in setup.sides)
@@ -186,8 +199,40 @@ class Controller:
             self._put_down = self.on_game(referee)
         return live
 
+    def _lay_table(self, live: LiveGame, side_count: int) -> None:
+        def seen(board: dict[str, tuple[str, ...]]) -> None:
+            self.call_soon(lambda: live.table_seen(board))
+
+        def failed(why: str) -> None:
+            self.call_soon(lambda: live.camera_lost(why))
+
+        table = VirtualTable.start(side_count, on_seen=seen)
+        if isinstance(table, str):
+            self.table_problem = table
+            live.camera_lost(f"the virtual camera did not start: {table}")
+            return
+        table.on_failure = failed
+        self.table = table
+        # The pieces already down (a resumed game), then every move the rules make: the
+        # simulated players put their pieces where the rules say, at once.
+        table.follow(live.view().board)
+        live.referee.subscribe(lambda _note: table.follow(live.view().board))
+
+    def table_tap(self, zone: str, colour: str) -> None:
+        """A tap on the simulated table: puts a crystal of `colour` on `zone`, or takes one
+        off when one lies there already."""
+        if self.table is None:
+            return
+        if colour in self.table.contents().get(zone, ()):
+            self.table.take(zone, colour)
+        else:
+            self.table.put(zone, colour)
+
     def close(self) -> None:
         """Puts the game down (it stays in the store: Home offers to resume it)."""
+        if self.table is not None:
+            self.table.stop()
+            self.table = None
         if self.game is not None and self.game.clock is not None:
             self.game.clock.close()
         if self._put_down is not None:

@@ -13,6 +13,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
+from kivy.uix.togglebutton import ToggleButton
 
 from companion.live import LiveView
 from companion.ui.board import colour_rgb
@@ -136,6 +137,9 @@ class NewGameScreen(AppScreen):
 
 
 class LiveScreen(AppScreen):
+    has_table = BooleanProperty(False)
+    """A simulated table is being filmed: taps can lay crystals on it."""
+    table_colour = StringProperty("")
     prompt = StringProperty("")
     alerts = StringProperty("")
     message = StringProperty("")
@@ -148,6 +152,10 @@ class LiveScreen(AppScreen):
         self.side_labels: list[Label] = []
 
     def show(self, view: LiveView) -> None:
+        table = self.companion.controller.table
+        if self.has_table != (table is not None):
+            self.has_table = table is not None
+            self._show_table_colours(table.colours if table is not None else ())
         self.view = view
         self.prompt = view.prompt
         self.alerts = "\n".join(a.text for a in view.alerts)
@@ -213,6 +221,41 @@ class LiveScreen(AppScreen):
                 return found
         return None
 
+    def _show_table_colours(self, colours: Sequence[str]) -> None:
+        box = self.ids.table_colours
+        box.clear_widgets()
+        for colour in colours:
+            chip = ToggleButton(
+                group="table-colour",
+                allow_no_selection=False,
+                background_normal="",
+                background_down="",
+                background_color=(*colour_rgb(colour), 1),
+                font_size="20sp",
+                bold=True,
+            )
+            chip.colour = colour
+            chip.bind(state=_mark_chosen, on_release=self._table_colour_picker(colour))
+            box.add_widget(chip)
+        if colours:
+            self.table_colour = colours[0]
+            box.children[-1].state = "down"
+
+    def _table_colour_picker(self, colour: str) -> Callable[[Any], None]:
+        def pick(_chip: Any) -> None:
+            self.table_colour = colour
+
+        return pick
+
+    def lay_table(self, on: bool) -> None:
+        """While on, taps on the board put crystals of the chosen colour on the simulated
+        table (or take one off): the camera reads them, as it would a player's hand."""
+        board = self.ids.board
+        board.on_table = self._table_tap if on else None
+
+    def _table_tap(self, number: int) -> None:
+        self.companion.controller.table_tap(str(number), self.table_colour)
+
     def decide(self, key: str) -> None:
         self.companion.decide(key, int(self.ids.board.chosen))
 
@@ -227,6 +270,10 @@ class LiveScreen(AppScreen):
         # The game stays in the store, playing: Home offers to resume it.
         self.companion.controller.close()
         self.manager.current = "home"
+
+
+def _mark_chosen(chip: ToggleButton, state: str) -> None:
+    chip.text = "X" if state == "down" else ""
 
 
 class EndScreen(AppScreen):

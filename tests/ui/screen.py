@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +61,16 @@ class Screen:
     def frames(self, count: int = 2) -> None:
         for _ in range(count):
             EventLoop.idle()
+
+    def until(self, done: Callable[[], bool], timeout: float = 60.0) -> bool:
+        """Lets frames pass (and another thread work) until `done()` or the timeout."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            self.frames(1)
+            if done():
+                return True
+            time.sleep(0.02)
+        return done()
 
     def shot(self, name: str) -> Path:
         """Saves what the screen shows as build/screenshots/<name>.png."""

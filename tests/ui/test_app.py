@@ -158,3 +158,36 @@ def test_a_whole_game_against_the_companion_ends_on_the_score_screen(screen: Scr
     screen.shot("end")
     screen.tap_text("Home")
     assert screen.current == "home"
+
+
+def test_crystals_laid_on_the_simulated_table_reach_the_game_through_the_camera(
+    screen: Screen,
+) -> None:
+    screen.app.controller.virtual_table = True
+    start(screen)
+    through_setup(screen)
+    live = screen.screen("live")
+    assert live.has_table
+    view = screen.view()
+    mine = view.side_colours[view.side_names.index(view.actor)]
+    theirs = next(c for c in view.side_colours if c != mine)
+    screen.tap(live.ids.table_toggle)
+    chips = {chip.colour: chip for chip in live.ids.table_colours.children}
+    # A crystal of the wrong side first: the camera sees it, the game is held.
+    screen.tap(chips[theirs])
+    board = live.ids.board
+    place = view.places[0]
+    screen.tap_at(*board.to_window(*board.place_at(place)))
+    assert screen.until(lambda: screen.view().held)
+    assert "MW-SM1" in live.alerts
+    screen.shot("live-table-alert")
+    # Taken off again, then the right colour put down: that is the claim.
+    screen.tap_at(*board.to_window(*board.place_at(place)))
+    assert screen.until(lambda: not screen.view().held)
+    screen.tap(chips[mine])
+    before = screen.view().seq
+    screen.tap_at(*board.to_window(*board.place_at(place)))
+    assert screen.until(lambda: screen.view().seq > before)
+    assert screen.view().board == {str(place): (mine,)}
+    assert [b.key for b in screen.view().buttons] == ["challenge", "decline"]
+    screen.shot("live-table-claim")

@@ -1,0 +1,171 @@
+"""The simulated table of `companion run --simulate`: crystals put down and picked up by taps,
+filmed by the virtual camera and read back by the real board reader on a thread of its own.
+
+    table = VirtualTable.start(side_count=2, on_seen=live_game_table_seen)  # or why not
+    table.put("17", "red")           # a hand puts a crystal on place 17
+    table.take("17", "red")
+    table.follow(rules_board)        # lays every zone as the rules have it (the opponent's
+                                     # and the rules' own moves)
+    table.stop()
+
+Every change is filmed with a hand over the zone, then still frames until the temporal
+filter has committed what the camera sees; each committed board goes to `on_seen`, from the
+camera thread (the app hands it to its own thread). What reaches the game is only ever what
+the camera read, never what the simulation put there.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from companion.camera_check import hand_moves
+from companion.simulated_camera import CameraSettings, SimulatedCamera
+
+log = logging.getLogger(__name__)
+
+Board = Mapping[str, Sequence[str]]
+Seen = Callable[[dict[str, tuple[str, ...]]], None]
+
+STILL_FRAMES = 12
+"""Frames filmed after the last change: at 15 frames a second, enough for the filter's
+250 ms and some."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Change:
+    zone: str
+    colour: str
+    puts: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Follow:
+    board: dict[str, tuple[str, ...]]
+
+
+_Work = _Change | _Follow | None
+"""What the camera thread is asked to do; None stops it."""
+
+
+class VirtualTable:
+    def __init__(self, filming: SimulatedCamera, on_seen: Seen) -> None:
+        self._filming = filming
+        self._on_seen = on_seen
+        self._work: queue.Queue[_Work] = queue.Queue()
+        self._stopped = threading.Event()
+        self.frames = 0
+        self.failed = ""
+        """Why the camera stopped, or '' while it runs."""
+        self.on_failure: Callable[[str], None] | None = None
+        self._thread = threading.Thread(target=self._run, name="virtual-camera", daemon=True)
+
+    @classmethod
+    def start(cls, side_count: int, on_seen: Seen, seed: int = 0) -> VirtualTable | str:
+        filming = SimulatedCamera.start(CameraSettings(), side_count=side_count, seed=seed)
+        if isinstance(filming, str):
+            return filming
+        table = cls(filming, on_seen)
+        table._thread.start()
+        return table
+
+    @property
+    def colours(self) -> tuple[str, ...]:
+        """The sides' colours, then the challenge pieces', as the camera was calibrated."""
+        c = self._filming.colours
+        return (*c.sides, c.challenge)
+
+    def contents(self) -> dict[str, tuple[str, ...]]:
+        """What really lies on the table (the simulation's truth, not the camera's)."""
+        return {z: tuple(c) for z, c in self._filming.camera.scene.crystals.items() if c}
+
+    # -- hands -----------------------------------------------------------------------------
+
+    def put(self, zone: str, colour: str) -> None:
+        self._work.put(_Change(zone, colour, puts=True))
+
+    def take(self, zone: str, colour: str) -> None:
+        self._work.put(_Change(zone, colour, puts=False))
+
+    def follow(self, board: Board) -> None:
+        """Lays the table as `board` has it, zone by zone."""
+        # The hand moves are worked out on the camera thread, against the table as it is
+        # by then.
+        self._work.put(_Follow({z: tuple(c) for z, c in board.items() if c}))
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self._work.put(None)
+        self._thread.join(timeout=5)
+
+    # -- the camera thread -----------------------------------------------------------------
+
+    def _run(self) -> None:
+        try:
+            self._film()
+        except Exception as err:
+            log.warning("the virtual camera stopped", exc_info=True)
+            self.failed = str(err) or type(err).__name__
+            if self.on_failure is not None:
+                self.on_failure(self.failed)
+
+    def _film(self) -> None:
+        from vision.temporal import step
+
+        filming = self._filming
+        camera = filming.camera
+        still = STILL_FRAMES  # nothing to film until something changes
+        while not self._stopped.is_set():
+            try:
+                # Once the table has been still long enough, wait for the next change.
+                work = self._work.get() if still >= STILL_FRAMES else self._work.get_nowait()
+            except queue.Empty:
+                still += 1
+            else:
+                if work is None:
+                    return
+                moves = (
+                    [
+                        _Change(m.zone, m.colour, m.puts)
+                        for m in hand_moves(camera.scene.crystals, work.board)
+                    ]
+                    if isinstance(work, _Follow)
+                    else [work]
+                )
+                for move in moves:
+                    self._apply(move)
+                still = 0 if moves else still
+                if not moves:
+                    continue
+            frame = camera.grab()
+            self.frames += 1
+            reading = filming.reader.read(frame.image, frame.t_ns)
+            filming.filter, observation = step(filming.filter, reading)
+            if observation is not None and observation.changes:
+                self._on_seen(dict(filming.filter.committed))
+
+    def _apply(self, change: _Change) -> None:
+        camera = self._filming.camera
+        centre = self._filming.centres.get(change.zone)
+        if centre is None:
+            return
+        try:
+            if change.puts:
+                camera.put(change.zone, change.colour)
+            else:
+                camera.take(change.zone, change.colour)
+        except ValueError:
+            log.info("nothing to take off %s", change.zone)
+            return
+        # One frame of the hand over the zone, as a player's would be.
+        angle = 90.0 if centre[1] > camera.board.height / 2 else 270.0
+        camera.hand_in(centre, angle=angle, height=40.0, holding=None)
+        frame = camera.grab()
+        camera.hand_out()
+        reading = self._filming.reader.read(frame.image, frame.t_ns)
+        from vision.temporal import step
+
+        self._filming.filter, _ = step(self._filming.filter, reading)
