@@ -1,13 +1,21 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 from companion.games.contract import Action, Event
 from companion.games.mem import actions as A
 from companion.games.mem.engine import MemEngine
-from companion.games.mem.legal import blocking_matches, geo_of, legal_captures, legal_moves
-from companion.games.mem.state import State
+from companion.games.mem.legal import (
+    blocking_matches,
+    follow_up_exists,
+    geo_of,
+    legal_captures,
+    legal_moves,
+)
+from companion.games.mem.patterns import Cell
+from companion.games.mem.state import Side, State
 
 ENGINE = MemEngine()
 TWO = [{"name": "Ada"}, {"name": "Bo"}]
@@ -63,7 +71,7 @@ def random_action(state: State, rng: random.Random) -> Action:
                 row, col = -row, -col
             return A.Block(actor, row, col)
         return A.Allow(actor)
-    if "capture" in options and rng.random() < 0.6:
+    if "capture" in options and (rng.random() < 0.6 or options == ("capture",)):
         group = rng.choice(legal_captures(state, actor))
         return A.Capture(actor, geo.squares(group)[0])
     if "move" in options:
@@ -72,6 +80,12 @@ def random_action(state: State, rng: random.Random) -> Action:
             for m in legal_moves(state, actor)
             if m[0] not in state.barred and (state.pledged is None or m[0] == state.pledged)
         ]
+        if (
+            state.setup.game.value == "mini"
+            and state.moves_made == 0
+            and state.setup.rules.pair_selection == "PAIR"
+        ):
+            choices = [m for m in choices if follow_up_exists(state, actor, *m)]
         if "ask" in options and state.pledged is None and rng.random() < 0.15:
             return A.Ask(actor, rng.choice(choices)[0])
         square, (row, col) = rng.choice(choices)
@@ -81,3 +95,17 @@ def random_action(state: State, rng: random.Random) -> Action:
     if "end_turn" in options:
         return A.EndTurn(actor)
     return A.Pass(actor)
+
+
+def with_patterns(
+    data: dict[str, Any],
+    first: tuple[Cell, ...],
+    second: tuple[Cell, ...] = (),
+    lock: tuple[int, int] | None = None,
+    turn: int = 0,
+) -> State:
+    """A game from `data` with patterns already built (their stones come from the box, not
+    the board), `first` locked at `lock`, `turn` on turn."""
+    state = ENGINE.new_game(data)
+    sides = (Side(pattern=first, lock=lock), Side(pattern=second))
+    return replace(state, sides=sides[: len(state.sides)], turn=turn)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from companion.games.mem.board import geometry
 
 Cell = tuple[int, int, int]
+Occ = dict[tuple[int, int], int]
 
 
 def occ_map(board: tuple[int, ...], align: str = "CENTRED") -> dict[tuple[int, int], int]:
@@ -13,9 +14,7 @@ def occ_map(board: tuple[int, ...], align: str = "CENTRED") -> dict[tuple[int, i
     return {geo.cell[i]: c for i, c in enumerate(board) if c}
 
 
-def match_at(
-    pattern: tuple[Cell, ...], occ: dict[tuple[int, int], int], t: tuple[int, int]
-) -> bool:
+def match_at(pattern: tuple[Cell, ...], occ: Occ, t: tuple[int, int]) -> bool:
     for r, c, _ in pattern:
         if (r + t[0], c + t[1]) not in occ:
             return False
@@ -38,7 +37,7 @@ def all_matches(
     )
 
 
-def live(pattern: tuple[Cell, ...], occ: dict[tuple[int, int], int]) -> bool:
+def live(pattern: tuple[Cell, ...], occ: Occ) -> bool:
     return not pattern or bool(all_matches(pattern, occ))
 
 

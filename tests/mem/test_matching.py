@@ -8,6 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.games.mem import actions as A
 from companion.games.mem.board import geometry
 from companion.games.mem.colours import BOX
 from companion.games.mem.legal import legal_moves
@@ -15,7 +16,7 @@ from companion.games.mem.patterns import Position, Shape, is_isolated, matches
 from companion.games.mem.text import parse_board
 
 from . import reference
-from .helpers import ENGINE, agreed
+from .helpers import ENGINE, agreed, with_patterns
 
 # The inventory's fragment (rows 0..3), colours R=C, G=E, Y=F, B=D, K=I, W=J; rows 4 and 5
 # are left empty. r0: # R R . G #, r1: . . . . G ., r2: Y Y B R R G, r3: Y B B K R W.
@@ -85,32 +86,16 @@ def test_flush_left_board_moves_the_short_rows() -> None:
 
 def test_capture_vector_and_lock_vectors() -> None:
     # Vectors 9-11 played through the engine: Ada holds an equal horizontal pair.
-    from companion.games.mem import actions as A
-
-    board = "CC.E/....E./FFDCCE/FDDICJ/A...../..B."
-    state = ENGINE.new_game(agreed("mem", board))
     geo = geometry()
-    a6, b = geo.square_at[(4, 0)], geo.square_at[(5, 3)]
-    # Ada cannot build a pair from the single A; give her the pattern directly instead.
-    from dataclasses import replace
-
-    from companion.games.mem.state import Side
-
-    sides = (Side(pattern=((0, 0, 3), (0, 1, 3))), Side())
-    board_list = list(state.board)
-    board_list[a6] = 0
-    board_list[b] = 0
-    state = replace(state, sides=sides, board=tuple(board_list))
+    state = with_patterns(agreed("mem", VECTORS), ((0, 0, 3), (0, 1, 3)), ())
     top = geo.square_at[(0, 2)]
-    # No lock: Bo may take (0, 2) as far as Ada's pattern goes (vector 11).
-    assert any(s == top for s, _ in reference.moves(state.board, (), sides[0].pattern))
-    locked = replace(state, sides=(Side(pattern=sides[0].pattern, lock=(0, 1)), Side()))
+    # Vector 11: no lock, so Bo may take (0, 2) as far as Ada's pattern goes.
+    assert top in {s for s, _ in legal_moves(state, 1)}
     # Vector 10: with Ada locked onto the top pair, nobody may take from it.
-    from companion.games.mem.legal import legal_moves as lm
-
-    assert top not in {s for s, _ in lm(locked, 1)}
+    locked = with_patterns(agreed("mem", VECTORS), ((0, 0, 3), (0, 1, 3)), (), lock=(0, 1))
+    assert top not in {s for s, _ in legal_moves(locked, 1)}
     # Vector 9: Ada captures the top pair, 2 + 2 stones to her pile.
-    after, events = ENGINE.apply(state, A.Capture(0, geo.square_at[(0, 1)]))
+    after, _ = ENGINE.apply(state, A.Capture(0, geo.square_at[(0, 1)]))
     assert after.sides[0].pile == 4 and after.sides[0].pattern == ()
     assert after.board[geo.square_at[(0, 1)]] == 0 and after.board[top] == 0
 

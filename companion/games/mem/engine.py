@@ -37,6 +37,7 @@ from companion.games.mem.legal import (
     can_take_turn,
     follow_up_exists,
     has_move,
+    has_pair,
     legal_captures,
     legal_moves,
     locked_group,
@@ -196,12 +197,7 @@ def _check_move(state: State, side: int, square: int, cell: tuple[int, int]) -> 
         raise IllegalAction(
             "MEM-R3", f"with that stone at {cell} your pattern would match no group on the board"
         )
-    if (
-        state.setup.game is Game.MINI
-        and state.moves_made == 0
-        and state.setup.rules.pair_selection == "PAIR"
-        and not follow_up_exists(state, side, square, cell)
-    ):
+    if _pair_needed(state) and not follow_up_exists(state, side, square, cell):
         raise IllegalAction(
             "MEM-R5", "no second move could follow that one, and a turn is two moves (MEM-A07)"
         )
@@ -287,20 +283,35 @@ def _options(state: State) -> tuple[str, ...]:
         return ("move",)
     out: list[str] = []
     can_move = _may_move_now(state) and has_move(state, side, state.barred)
+    if can_move and _pair_needed(state):
+        can_move = has_pair(state, side, state.barred)
     if can_move:
         out.append("move")
         if setup.captures and len(state.sides) == 2 and len(state.sides[1 - side].pattern) >= 2:
             out.append("ask")
     must_move = can_move and state.blocked and setup.rules.after_block == "MUST_MOVE_OTHER"
     capture_point = state.moves_made in (0, setup.moves_per_turn)
-    if not state.captured and capture_point and not (must_move and state.moves_made == 0):
-        if legal_captures(state, side):
-            out.append("capture")
+    if (
+        not state.captured
+        and capture_point
+        and not (must_move and state.moves_made == 0)
+        and legal_captures(state, side)
+    ):
+        out.append("capture")
     if out and (state.captured or state.moves_made == setup.moves_per_turn):
         out.append("end_turn")
     if state.blocked and setup.rules.after_block == "MAY_PASS" and state.moves_made == 0:
         out.append("pass")
     return tuple(out)
+
+
+def _pair_needed(state: State) -> bool:
+    """Mini-MEM under mini.pairSelection=PAIR: the first move must leave a second (MEM-A07)."""
+    return (
+        state.setup.game is Game.MINI
+        and state.moves_made == 0
+        and state.setup.rules.pair_selection == "PAIR"
+    )
 
 
 def _begin_turn(state: State, events: Events) -> State:
@@ -392,6 +403,8 @@ def _ask(state: State, action: A.Ask, events: Events) -> State:
     if not 0 <= square < len(state.board) or square in state.barred:
         raise IllegalAction("MEM-R10.4", f"square {square} cannot be taken now")
     choices = [cell for s, cell in legal_moves(state, action.side) if s == square]
+    if _pair_needed(state):
+        choices = [c for c in choices if follow_up_exists(state, action.side, square, c)]
     if not _may_move_now(state) or not choices:
         raise IllegalAction("MEM-R10.4", f"no legal move takes the stone on square {square}")
     other = 1 - action.side
@@ -468,9 +481,8 @@ def _capture(state: State, action: A.Capture, events: Events) -> State:
     state = replace(state, board=tuple(board), captured=True)
     events.append(E.GroupCaptured(action.side, squares, len(me.pattern), pile))
     for other in range(len(state.sides)):
-        if other != action.side and state.sides[other].pattern:
-            if not side_matches(state, other):
-                events.append(E.PatternDied(other))
+        if other != action.side and state.sides[other].pattern and not side_matches(state, other):
+            events.append(E.PatternDied(other))
     return _after_step(state, events)
 
 
@@ -481,9 +493,11 @@ def _why_not_capture(state: State, side: int, group: int) -> str:
         return "a capture needs a pattern of 2 or more stones"
     if not any(m.group == group for m in side_matches(state, side, pos)):
         return "your pattern does not match that whole group"
-    if state.setup.rules.block_vs_capture == "PROTECTS_GROUP":
-        if any(group & locked_group(state, o, pos) for o in range(len(state.sides)) if o != side):
-            return "that group is protected by a block (MEM-A10)"
+    others = [o for o in range(len(state.sides)) if o != side]
+    if state.setup.rules.block_vs_capture == "PROTECTS_GROUP" and any(
+        group & locked_group(state, o, pos) for o in others
+    ):
+        return "that group is protected by a block (MEM-A10)"
     return "that group is not isolated (MEM-A04)"
 
 
