@@ -65,7 +65,12 @@ def run(args: argparse.Namespace) -> int:
     expectation = result.engine.expected(result.state)
     if expectation is not None:
         console.print(f"Waiting for: {expectation.prompt}")
-    print_summary(console, summary)
+    if "lines" in summary:
+        # A game whose summary is not MemWars' score breakdown says itself what to show.
+        for line in summary["lines"]:
+            console.print(line)
+    else:
+        print_summary(console, summary)
     if clock is not None:
         sides = summary.get("sides") or []
         for i, player in enumerate(clock):

@@ -9,14 +9,17 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from companion.games.mem.rules import HOUSE_RULES as MEM_RULES
 from companion.games.memwars.rules import HOUSE_RULES
+
+_TITLES = {"memwars": "MemWars", "mem": "MeM"}
 
 
 def register(commands: Any) -> None:
     parser: argparse.ArgumentParser = commands.add_parser(
         "rules", help="print a game's house rules with their defaults"
     )
-    parser.add_argument("game", choices=["memwars"])
+    parser.add_argument("game", choices=["memwars", "mem"])
     parser.add_argument("--json", action="store_true", help="print them as JSON")
     parser.set_defaults(run=run)
 
@@ -26,6 +29,7 @@ def _text(value: Any) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    rules = MEM_RULES if args.game == "mem" else HOUSE_RULES
     if args.json:
         print(
             json.dumps(
@@ -37,14 +41,14 @@ def run(args: argparse.Namespace) -> int:
                         "alternatives": list(r.alternatives),
                         "meaning": r.meaning,
                     }
-                    for r in HOUSE_RULES
+                    for r in rules
                 ],
                 indent=2,
             )
         )
         return 0
     table = Table(
-        title='MemWars house rules (set them in a game\'s setup under "house_rules")',
+        title=f'{_TITLES[args.game]} house rules (set them in a game\'s setup under "house_rules")',
         show_lines=True,
     )
     table.add_column("Key", no_wrap=True)
@@ -52,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     table.add_column("Default")
     table.add_column("Alternatives")
     table.add_column("Meaning (default / alternatives)")
-    for rule in HOUSE_RULES:
+    for rule in rules:
         table.add_row(
             rule.key,
             rule.settles,

@@ -615,7 +615,35 @@ def summary(state: State) -> JSON:
         "outcome": None
         if outcome is None
         else {"winners": list(outcome.winners), "reason": outcome.reason},
+        "lines": _summary_lines(state, scores),
     }
+
+
+_TITLES = {Game.SOLITAIRE: "MEM-Solitaire", Game.MINI: "Mini-MEM", Game.MEM: "The MEM game"}
+
+
+def _summary_lines(state: State, scores: tuple[int, ...]) -> list[str]:
+    """The summary in words, for a terminal (`companion replay`)."""
+    names = state.setup.names
+    lines = [f"{_TITLES[state.setup.game]}, board now {format_board(state.board)}"]
+    for i, side in enumerate(state.sides):
+        notes = " (locked)" if side.lock is not None else ""
+        notes += " (out)" if side.out else ""
+        lines.append(
+            f"{names[i]}: {scores[i]} stones (pattern {len(side.pattern)}, "
+            f"captured {side.pile}){notes}"
+        )
+    outcome = state.outcome
+    if outcome is None:
+        lines.append("The game is not over.")
+    elif state.setup.game is Game.SOLITAIRE:
+        won = "won: 16 stones match the 16 left" if outcome.winners else "not won"
+        lines.append(f"Solitaire {won} (pattern of {scores[0]}).")
+    elif outcome.winners:
+        lines.append(f"Winner: {names[outcome.winners[0]]} ({outcome.reason}).")
+    else:
+        lines.append(f"Draw ({outcome.reason}).")
+    return lines
 
 
 _HANDLERS: dict[type, Any] = {
