@@ -12,7 +12,7 @@ from companion.games.mem import actions as A
 from companion.games.mem.board import geometry
 from companion.games.mem.colours import BOX
 from companion.games.mem.legal import legal_moves
-from companion.games.mem.patterns import Position, Shape, is_isolated, matches
+from companion.games.mem.patterns import Cell, Position, Shape, is_isolated, matches
 from companion.games.mem.text import parse_board
 
 from . import reference
@@ -100,7 +100,7 @@ def test_capture_vector_and_lock_vectors() -> None:
     assert after.board[geo.square_at[(0, 1)]] == 0 and after.board[top] == 0
 
 
-def _random_position(seed: int) -> tuple[tuple[int, ...], tuple, tuple]:
+def _random_position(seed: int) -> tuple[tuple[int, ...], tuple[Cell, ...], tuple[Cell, ...]]:
     """A position reached by random legal moves of two players."""
     rng = random.Random(seed)
     stones = list(BOX)
