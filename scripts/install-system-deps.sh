@@ -17,6 +17,9 @@ ldconfig -p 2>/dev/null | grep -q 'libglib-2.0.so.0' || need+=(libglib2.0-0)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 # Kivy (the touchscreen app) reads touch devices through libmtdev.
 ldconfig -p 2>/dev/null | grep -q 'libmtdev.so.1' || need+=(libmtdev1)
+# One end-to-end test clicks through the app in a real window on a virtual X screen.
+command -v Xvfb >/dev/null || need+=(xvfb)
+command -v xdotool >/dev/null || need+=(xdotool)
 # The printing tests render the board and counter PDFs back to pixels with pdftoppm.
 command -v pdftoppm >/dev/null || need+=(poppler-utils)
 command -v shellcheck >/dev/null || need+=(shellcheck)

@@ -185,7 +185,7 @@ def test_simulate_scans_cards_on_an_emulated_reader(
 
 
 def test_run_is_the_simulated_main_job(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["run", "--simulate", "--no-camera"]) == 0
+    assert main(["run", "--simulate", "--no-app", "--no-camera"]) == 0
     out = capsys.readouterr().out
     assert "rdm6300 reader:" in out and "Stored as game" in out
 
@@ -210,7 +210,19 @@ def test_run_streams_the_game_to_the_configured_broker(
             f"[broker]\nurl = '{broker.url}'\n[game]\nboard_id = 'club-7'\n"
         )
         assert (
-            main(["run", "--simulate", "--no-camera", "--linger", "0", "--display-port", "0"]) == 0
+            main(
+                [
+                    "run",
+                    "--simulate",
+                    "--no-app",
+                    "--no-camera",
+                    "--linger",
+                    "0",
+                    "--display-port",
+                    "0",
+                ]
+            )
+            == 0
         )
         assert "Streaming to the configured broker" in capsys.readouterr().out
         received: list[dict[str, object]] = []

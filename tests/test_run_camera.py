@@ -11,7 +11,7 @@ import pytest
 
 from companion.cli import build_parser, main
 
-SHORT_GAME = ["run", "--simulate", "--no-stream", "--quadrants", "1"]
+SHORT_GAME = ["run", "--simulate", "--no-app", "--no-stream", "--quadrants", "1"]
 SUMMARY = re.compile(
     r"Camera: (\d+) frames read, (\d+) changes committed, (\d+) mismatch(?:es)?, "
     r"median read [\d.]+ ms\."

@@ -6,6 +6,7 @@ display page is served; Settings shows its address as text and as a QR code.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import re
 import tempfile
@@ -15,6 +16,7 @@ from typing import Any
 
 from companion.config import Config, load_config
 from companion.errors import UserError
+from companion.stopping import restore_sigterm, stop_on_sigterm
 from companion.streaming import DISPLAY_PORT
 
 SIZE = re.compile(r"^(\d{3,4})x(\d{3,4})$")
@@ -75,7 +77,11 @@ def run(args: argparse.Namespace) -> int:
             settings_text=settings_text(config, page_url),
             qr_path=_qr(page_url, scratch) if page_url else "",
         )
-        app.run()
+        previous = stop_on_sigterm(app.stopping)
+        try:
+            app.run()
+        finally:
+            restore_sigterm(previous)
     return 0
 
 
@@ -108,9 +114,16 @@ def _configure_kivy(width: int, height: int, fullscreen: bool) -> None:
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+    # SDL's own clipboard: Kivy otherwise looks for xclip and xsel and logs tracebacks.
+    os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")
     if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
         os.environ.setdefault("SDL_VIDEODRIVER", "kmsdrm" if _has_kms() else "offscreen")
     from kivy.config import Config as KivyConfig
+
+    # Kivy reports every provider it tried and did not find (clipboards, cut buffers) with
+    # tracebacks, some as critical; the app's own messages are enough for a user. (Kivy
+    # sets its level as it is imported, hence after the import.)
+    logging.getLogger("kivy").setLevel(logging.CRITICAL + 1)
 
     KivyConfig.set("graphics", "width", str(width))
     KivyConfig.set("graphics", "height", str(height))

@@ -1,17 +1,20 @@
 """`companion run`: the main job.
 
-Until the touchscreen app exists, the main job is a whole refereed game between simulated
-players, on simulated twins of the hardware, streamed live: the card reader is an emulated
-module behind a pseudo-terminal, read by the real reader and checked by the session; a
-virtual camera films every change to the board and the real board reader reads it back,
-checked against the rules (companion/simulated_camera.py); the game goes out over MQTT (to
-the configured broker, or to an embedded one started here) and the display page is served
-for anyone to watch. `make run` starts it.
+With a screen, it is the touchscreen app (companion/ui) on a simulated table: crystals laid
+by tapping, filmed by the virtual camera and read back by the real board reader, against a
+simulated opponent if you like. Without one (a terminal, `--no-app`), it is a whole refereed
+game between simulated players, on simulated twins of the hardware, streamed live: the card
+reader is an emulated module behind a pseudo-terminal, read by the real reader and checked
+by the session; a virtual camera films every change to the board and the real board reader
+reads it back, checked against the rules (companion/simulated_camera.py); the game goes out
+over MQTT (to the configured broker, or to an embedded one started here) and the display
+page is served for anyone to watch. `make run` starts it.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import threading
 from pathlib import Path
@@ -36,6 +39,14 @@ def register(commands: Any) -> None:
         choices=("rdm6300", "pn532", "pico"),
         default="rdm6300",
         help="which card reader to emulate (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--app",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="open the touchscreen app and play on a simulated table (default: when there "
+        "is a screen, i.e. DISPLAY or WAYLAND_DISPLAY is set); --no-app plays a narrated "
+        "game between simulated players in the terminal",
     )
     parser.add_argument("--delay", type=float, default=0.0, help="seconds between moves")
     parser.add_argument("--seed", type=int, default=simulate_cmd.DEFAULT_SEED)
@@ -64,6 +75,19 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.app if args.app is not None else has_screen():
+        from companion.commands import app_cmd
+
+        return app_cmd.run(
+            argparse.Namespace(
+                config=args.config,
+                fullscreen=False,
+                size="800x480",
+                simulate=True,
+                no_stream=args.no_stream,
+                display_port=args.display_port,
+            )
+        )
     config = load_config(Path(args.config) if args.config else None)
     game = argparse.Namespace(
         config=args.config,
@@ -99,3 +123,7 @@ def run(args: argparse.Namespace) -> int:
             )
             threading.Event().wait(None if linger == float("inf") else linger)
     return code
+
+
+def has_screen() -> bool:
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))

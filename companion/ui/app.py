@@ -11,6 +11,7 @@ time, so a person can follow them), the game clock and its flags.
 from __future__ import annotations
 
 import logging
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,8 @@ class CompanionApp(App):
         # The virtual camera reads on its own thread; the game is played on Kivy's.
         controller.call_soon = lambda job: Clock.schedule_once(lambda _dt: job())
         self.alerts_heard: list[tuple[AlertView, ...]] = []
+        self.stopping = threading.Event()
+        """Set (by SIGTERM, say) to close the app at its next step."""
 
     def build(self) -> ScreenManager:
         for name in KV_FILES:
@@ -127,6 +130,9 @@ class CompanionApp(App):
         self.screen("live").show(view)
 
     def step(self, dt: float) -> None:
+        if self.stopping.is_set():
+            self.stop()
+            return
         if self.controller.game is None or self.manager is None:
             return
         self._since_opponent += dt

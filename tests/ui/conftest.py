@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
+os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")
 for _name in ("KIVY_NO_ARGS", "KIVY_NO_CONSOLELOG", "KIVY_NO_FILELOG", "KIVY_USE_DEFAULTCONFIG"):
     os.environ[_name] = "1"
 
