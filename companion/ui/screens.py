@@ -32,6 +32,7 @@ class AppScreen(Screen):
 class HomeScreen(AppScreen):
     subtitle = StringProperty("")
     resume_text = StringProperty("Nothing to resume")
+    can_resume = BooleanProperty(False)
 
     def on_pre_enter(self, *_: Any) -> None:
         self.refresh()
@@ -42,6 +43,7 @@ class HomeScreen(AppScreen):
         self.resume_text = (
             f"Resume: {games[0].title} (move {games[0].actions})" if games else "Nothing to resume"
         )
+        self.can_resume = bool(games)
         self.subtitle = f"Display page: {app.page_url}" if app.page_url else ""
 
     def resume(self) -> None:
