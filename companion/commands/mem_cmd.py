@@ -112,10 +112,10 @@ def _solve(args: argparse.Namespace) -> int:
         if result.win
         else "No 16-stone win" + (" exists" if result.proved else " found")
     )
-    for i, move in enumerate(moves, start=1):
+    for i, (square, (row, col)) in enumerate(result.moves, start=1):
         print(
-            f"{i:2}. take {move['colour']} from square {move['square']:2} "
-            f"{geo.cell[move['square']]} to cell ({move['row']}, {move['col']})"
+            f"{i:2}. take {LETTER[board[square]]} from square {square:2} "
+            f"{geo.cell[square]} to cell ({row}, {col})"
         )
     return 0
 
