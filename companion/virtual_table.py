@@ -19,11 +19,16 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from companion.camera_check import hand_moves
 from companion.simulated_camera import CameraSettings, SimulatedCamera
+
+if TYPE_CHECKING:
+    from vision.synth import FilmedFrame
 
 log = logging.getLogger(__name__)
 
@@ -52,8 +57,16 @@ _Work = _Change | _Follow | None
 
 
 class VirtualTable:
-    def __init__(self, filming: SimulatedCamera, on_seen: Seen) -> None:
+    def __init__(self, filming: SimulatedCamera, on_seen: Seen, fps: float | None = None) -> None:
+        """`fps` paces the frames in real time, as a camera would deliver them; None films
+        as fast as frames can be rendered and read (the camera's own clock still says 15
+        frames a second, which is what the temporal filter counts by)."""
         self._filming = filming
+        self._period = 1.0 / fps if fps else 0.0
+        self._next_frame = 0.0
+        self.changed_at: dict[str, float] = {}
+        """Zone -> when (time.monotonic()) the first frame was taken that shows the last
+        change a hand made there."""
         self._on_seen = on_seen
         self._work: queue.Queue[_Work] = queue.Queue()
         self._stopped = threading.Event()
@@ -64,11 +77,13 @@ class VirtualTable:
         self._thread = threading.Thread(target=self._run, name="virtual-camera", daemon=True)
 
     @classmethod
-    def start(cls, side_count: int, on_seen: Seen, seed: int = 0) -> VirtualTable | str:
+    def start(
+        cls, side_count: int, on_seen: Seen, seed: int = 0, fps: float | None = None
+    ) -> VirtualTable | str:
         filming = SimulatedCamera.start(CameraSettings(), side_count=side_count, seed=seed)
         if isinstance(filming, str):
             return filming
-        table = cls(filming, on_seen)
+        table = cls(filming, on_seen, fps=fps)
         table._thread.start()
         return table
 
@@ -140,12 +155,21 @@ class VirtualTable:
                 still = 0 if moves else still
                 if not moves:
                     continue
-            frame = camera.grab()
-            self.frames += 1
+            frame = self._grab()
             reading = filming.reader.read(frame.image, frame.t_ns)
             filming.filter, observation = step(filming.filter, reading)
             if observation is not None and observation.changes:
                 self._on_seen(dict(filming.filter.committed))
+
+    def _grab(self, changed: str = "") -> FilmedFrame:
+        if self._period:
+            now = time.monotonic()
+            self._next_frame = max(self._next_frame + self._period, now)
+            time.sleep(self._next_frame - now)
+        if changed:
+            self.changed_at[changed] = time.monotonic()  # the instant the frame is taken
+        self.frames += 1
+        return self._filming.camera.grab()
 
     def _apply(self, change: _Change) -> None:
         camera = self._filming.camera
@@ -160,10 +184,11 @@ class VirtualTable:
         except ValueError:
             log.info("nothing to take off %s", change.zone)
             return
-        # One frame of the hand over the zone, as a player's would be.
+        # One frame of the hand over the zone, as a player's would be: the first frame that
+        # shows the change.
         angle = 90.0 if centre[1] > camera.board.height / 2 else 270.0
         camera.hand_in(centre, angle=angle, height=40.0, holding=None)
-        frame = camera.grab()
+        frame = self._grab(changed=change.zone)
         camera.hand_out()
         reading = self._filming.reader.read(frame.image, frame.t_ns)
         from vision.temporal import step

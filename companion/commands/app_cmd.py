@@ -10,6 +10,7 @@ import logging
 import os
 import re
 import tempfile
+import time
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,12 @@ def register(commands: Any) -> None:
     )
     parser.add_argument("--no-stream", action="store_true", help="no broker, no display page")
     parser.add_argument(
+        "--check",
+        action="store_true",
+        help="start, draw the first frame, say how long that took, and exit (a quick check "
+        "that the app runs on this machine)",
+    )
+    parser.add_argument(
         "--display-port",
         type=int,
         default=DISPLAY_PORT,
@@ -48,6 +55,7 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    started = time.monotonic()
     match = SIZE.match(args.size)
     if match is None:
         raise UserError(f"--size must look like 800x480, not {args.size!r}")
@@ -77,6 +85,13 @@ def run(args: argparse.Namespace) -> int:
             settings_text=settings_text(config, page_url),
             qr_path=_qr(page_url, scratch) if page_url else "",
         )
+        if args.check:
+
+            def first_frame() -> None:
+                print(f"First frame drawn {time.monotonic() - started:.2f} s after start.")
+                app.stopping.set()
+
+            app.on_first_frame = first_frame
         previous = stop_on_sigterm(app.stopping)
         try:
             app.run()

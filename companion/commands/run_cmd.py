@@ -86,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
                 simulate=True,
                 no_stream=args.no_stream,
                 display_port=args.display_port,
+                check=False,
             )
         )
     config = load_config(Path(args.config) if args.config else None)

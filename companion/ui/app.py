@@ -65,6 +65,8 @@ class CompanionApp(App):
         self.alerts_heard: list[tuple[AlertView, ...]] = []
         self.stopping = threading.Event()
         """Set (by SIGTERM, say) to close the app at its next step."""
+        self.on_first_frame: Any = None
+        """Called once, with no arguments, when the window has drawn its first frame."""
 
     def build(self) -> ScreenManager:
         for name in KV_FILES:
@@ -87,7 +89,15 @@ class CompanionApp(App):
             manager.add_widget(screen)
         self.manager = manager
         Clock.schedule_interval(self.step, STEP_SECONDS)
+        from kivy.core.window import Window
+
+        Window.bind(on_flip=self._flipped)
         return manager
+
+    def _flipped(self, window: Any) -> None:
+        window.unbind(on_flip=self._flipped)
+        if self.on_first_frame is not None:
+            self.on_first_frame()
 
     # -- what the screens call -------------------------------------------------------------
 
