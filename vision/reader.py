@@ -85,6 +85,9 @@ class BoardReader:
         px = 1 / sampler.mm_per_px
         self._counter_area = (self.board.counter_size * px) ** 2
         self._previous: tuple[tuple[str, ...], ...] | None = None
+        """What each zone held in the last frame with no hand over the board: a sudden
+        change is judged against it, so the frame after a hand has gone (which differs from
+        the hand's frame everywhere the hand was) is judged by what really changed."""
         self.fit: Fit | None = None
         self._classes_now: NDArray[np.uint8] = np.zeros((0,), np.uint8)
         """The last frame's registration (homography and markers), for drawing over it."""
@@ -128,19 +131,23 @@ class BoardReader:
                 zone.key, count.crystals, count.confidence, counters, count.occluded
             )
         now = tuple(count.crystals for count in counts)
+        seen_hands = (
+            registration.held
+            or measured.rim_crossed
+            or self.measurer.largest_cover(measured.paper_covered) >= HAND_COVER
+            or sum(count.occluded for count in counts) >= HAND_ZONES
+        )
         changed = (
             0
             if self._previous is None
             else sum(a != b for a, b in zip(now, self._previous, strict=True))
         )
-        self._previous = now
-        hands = (
-            registration.held
-            or measured.rim_crossed
-            or self.measurer.largest_cover(measured.paper_covered) >= HAND_COVER
-            or sum(count.occluded for count in counts) >= HAND_ZONES
-            or changed >= SUDDEN_CHANGES
-        )
+        hands = seen_hands or changed >= SUDDEN_CHANGES
+        if not seen_hands:
+            # A sudden change with no hand seen may be a fast hand the other signs missed:
+            # this frame is distrusted, but it is the reference from now on, so a real
+            # change of many zones at once delays the next commit by one frame, not for ever.
+            self._previous = now
         return BoardReading(readings, hands=hands, registration=registration, t_ns=t_ns)
 
     def _count(self, measured: Measured) -> list[ZoneCounts]:

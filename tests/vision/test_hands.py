@@ -85,3 +85,34 @@ def test_a_move_under_a_hand_commits_once_after_the_hand_has_gone(
     assert commits[0][0] > last_hand
     truth = {key: tuple(sorted(colours)) for key, colours in camera.scene.crystals.items()}
     assert dict(state.committed) == truth
+
+
+def test_the_first_frame_after_the_hand_is_trusted_for_what_really_changed(
+    board: Board, easy_calibration: Calibration
+) -> None:
+    # The frame after a hand differs from the hand's frame wherever the hand was; judged
+    # against the last frame without a hand, only the crystal put down has changed.
+    camera = SyntheticCamera(board, EASY, seed=35)
+    reader = BoardReader(easy_calibration, board)
+    before = reader.read(camera.read())
+    assert not before.hands
+    camera.put("40", RED)
+    camera.hand_in(board.place(40).centre, angle=90.0, height=40.0)
+    under = reader.read(camera.read())
+    assert under.hands
+    camera.hand_out()
+    after = reader.read(camera.read())
+    assert not after.hands
+    assert after.zones["40"].crystals == (RED,)
+
+
+def test_many_zones_changing_at_once_without_a_hand_in_sight_are_distrusted_for_one_frame(
+    board: Board, easy_calibration: Calibration
+) -> None:
+    camera = SyntheticCamera(board, EASY, seed=36)
+    reader = BoardReader(easy_calibration, board)
+    assert not reader.read(camera.read()).hands
+    for place in range(1, 9):
+        camera.put(str(place), BLUE)
+    assert reader.read(camera.read()).hands  # as a hand too fast for the other signs would be
+    assert not reader.read(camera.read()).hands
