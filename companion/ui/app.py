@@ -91,8 +91,14 @@ class CompanionApp(App):
         Clock.schedule_interval(self.step, STEP_SECONDS)
         from kivy.core.window import Window
 
-        Window.bind(on_flip=self._flipped)
+        Window.bind(on_flip=self._flipped, on_key_down=self._key_down)
         return manager
+
+    def _key_down(self, _window: Any, _key: int, _scancode: int, text: str | None, *_: Any) -> bool:
+        # Typing into a text field (a player's name) is not a clock press.
+        if self.manager is None or self.manager.current != "live":
+            return False
+        return self.controller.key(text or "")
 
     def _flipped(self, window: Any) -> None:
         window.unbind(on_flip=self._flipped)

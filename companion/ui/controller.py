@@ -25,6 +25,8 @@ from companion.clock.game import GameClock
 from companion.config import Config
 from companion.decks import find_deck
 from companion.decks.model import Deck
+from companion.devices.buttons import ButtonPress
+from companion.devices.keyboard import KeyboardButtons
 from companion.games.contract import TABLE, BadSetup
 from companion.games.memwars.board_pieces import PieceColours
 from companion.games.memwars.players import SimulatedTable
@@ -100,6 +102,7 @@ def setup_for(choices: GameChoices, deck: Deck, seed: int) -> dict[str, Any]:
 class ClockFace:
     texts: tuple[str, ...] = ()
     running: int | None = None
+    paused: bool = False
 
 
 @dataclass
@@ -138,6 +141,7 @@ class Controller:
         self.call_soon = call_soon or (lambda job: job())
         self.table: VirtualTable | None = None
         self.table_problem = ""
+        self._keys: KeyboardButtons | None = None
 
     # -- games -----------------------------------------------------------------------------
 
@@ -233,6 +237,9 @@ class Controller:
         if self.table is not None:
             self.table.stop()
             self.table = None
+        if self._keys is not None:
+            self._keys.close()
+            self._keys = None
         if self.game is not None and self.game.clock is not None:
             self.game.clock.close()
         if self._put_down is not None:
@@ -288,8 +295,23 @@ class Controller:
             return ClockFace()
         display = game.clock.display()
         return ClockFace(
-            tuple(format_time(p.remaining_ns) for p in display.players), display.running
+            tuple(format_time(p.remaining_ns) for p in display.players),
+            display.running,
+            display.paused,
         )
+
+    def key(self, char: str) -> bool:
+        """A key typed on the app's keyboard: the clock's buttons ('a', 'z', ... one per
+        side, 'p' or space to pause), as on `companion clock --keys`. True when it was one."""
+        if self.game is None or self.game.clock is None or not char:
+            return False
+        if self._keys is None:
+            self._keys = KeyboardButtons(on_press=self._pressed)
+        return self._keys.feed(char) is not None
+
+    def _pressed(self, press: ButtonPress) -> None:
+        if self.game is not None and self.game.clock is not None:
+            self.game.clock.press(press)
 
     def pause(self) -> None:
         if self.game is not None and self.game.clock is not None:

@@ -188,6 +188,7 @@ class LiveScreen(AppScreen):
             return
         face = self.companion.controller.clock_face()
         self.timed = bool(face.texts)
+        self.ids.pause.text = "Resume" if face.paused else "Pause"
         for i, label in enumerate(self.side_labels):
             clock = ""
             if i < len(face.texts):

@@ -191,3 +191,28 @@ def test_crystals_laid_on_the_simulated_table_reach_the_game_through_the_camera(
     assert screen.view().board == {str(place): (mine,)}
     assert [b.key for b in screen.view().buttons] == ["challenge", "decline"]
     screen.shot("live-table-claim")
+
+
+def test_a_timed_game_shows_clocks_and_takes_the_clock_keys(screen: Screen) -> None:
+    screen.tap_text("New game")
+    screen.tap_text("5+3")
+    screen.tap_text("Start the game")
+    through_setup(screen)
+    live = screen.screen("live")
+    assert live.timed and not live.ids.pause.disabled
+    labels = [label.text for label in live.side_labels]
+    assert any("5:00" in text or "4:5" in text for text in labels), labels
+    controller = screen.app.controller
+    game_id = controller.live.referee.game_id
+    inputs = len(controller.store.clock_inputs(game_id))
+    from kivy.core.window import Window
+
+    Window.dispatch("on_key_down", 112, 0, "p", [])  # 'p': the pause button
+    screen.frames(2)
+    recorded = controller.store.clock_inputs(game_id)
+    assert len(recorded) == inputs + 1 and recorded[-1][2]["type"] == "pause"
+    assert screen.until(lambda: live.ids.pause.text == "Resume", timeout=5)
+    screen.shot("live-clock-paused")
+    screen.tap(live.ids.pause)
+    assert controller.store.clock_inputs(game_id)[-1][2]["type"] == "resume"
+    assert live.ids.pause.text == "Pause"
