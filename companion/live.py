@@ -23,7 +23,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from companion.camera_check import zone_name
-from companion.games.contract import Action, IllegalAction
+from companion.decks.model import Deck
+from companion.games.contract import TABLE, Action, IllegalAction
 from companion.games.memwars.board_pieces import PieceColours, crystals_on_board
 from companion.games.memwars.decisions import Decision, decisions
 from companion.games.memwars.scoring import score
@@ -55,6 +56,16 @@ class AlertView:
 
 
 @dataclass(frozen=True, slots=True)
+class CardCheck:
+    """A card the table must check now, with its answers down to the depth that counts."""
+
+    number: int
+    place: int
+    answers: tuple[str, ...]
+    """Level 1 (the name) first; as deep as the claim was made."""
+
+
+@dataclass(frozen=True, slots=True)
 class LiveView:
     """What the touchscreen shows, as plain data (the UI only draws it)."""
 
@@ -83,6 +94,9 @@ class LiveView:
     history: tuple[tuple[int, ...], ...]
     """Every side's score after each committed move, for the end screen's plot."""
     seq: int
+    check: CardCheck | None = None
+    """Only while the table judges a card: its answers, for the verifier panel. Hidden
+    information: the screen shows it only on request, and it is never logged or streamed."""
 
 
 Listener = Callable[[LiveView], None]
@@ -108,9 +122,13 @@ class LiveGame:
         camera: bool = False,
         on_alert: Callable[[tuple[AlertView, ...]], None] | None = None,
         title: str = "",
+        deck: Deck | None = None,
     ) -> None:
+        """`deck` gives the verifier panel its answers; without it the table checks the
+        printed card."""
         self.referee = referee
         self.colours = colours
+        self.deck = deck
         self.title = title or referee.store.game(referee.game_id).title
         self._camera = "watching" if camera else "off"
         self._on_alert = on_alert
@@ -213,7 +231,27 @@ class LiveGame:
             over=self.referee.is_over,
             history=tuple(self._history),
             seq=self.referee.seq,
+            check=self._card_check(state),
         )
+
+    def _card_check(self, state: State) -> CardCheck | None:
+        expectation = self.referee.expected()
+        if (
+            self.deck is None
+            or expectation is None
+            or expectation.actor != TABLE
+            or not expectation.cards
+            or not {"judge", "answer"} & set(expectation.actions)
+        ):
+            return None
+        card = self.deck.card(expectation.cards[0])
+        if card is None:
+            return None
+        # Both the claim and a challenge are judged at the claimant's depth.
+        side = state.pending.claimant if state.pending is not None else state.turn
+        depth = state.setup.depth_of(side, state.depth) or 1
+        levels = range(1, min(depth, card.depth) + 1)
+        return CardCheck(card.number, card.place, tuple(card.fact(level) for level in levels))
 
     # -- inside ----------------------------------------------------------------------------
 

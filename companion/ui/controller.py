@@ -27,6 +27,7 @@ from companion.decks import find_deck
 from companion.decks.model import Deck
 from companion.devices.buttons import ButtonPress
 from companion.devices.keyboard import KeyboardButtons
+from companion.errors import UserError
 from companion.games.contract import TABLE, BadSetup
 from companion.games.memwars.board_pieces import PieceColours
 from companion.games.memwars.players import SimulatedTable
@@ -189,7 +190,11 @@ class Controller:
         setup = referee.state.setup
         colours = PieceColours(tuple(s.colour for s in setup.sides), CHALLENGE_COLOUR)
         live = LiveGame(
-            referee, colours, camera=self.camera or self.virtual_table, on_alert=self._alerted
+            referee,
+            colours,
+            camera=self.camera or self.virtual_table,
+            on_alert=self._alerted,
+            deck=_deck_of(self.store, referee.game_id),
         )
         if self.virtual_table:
             self._lay_table(live, len(setup.sides))
@@ -321,3 +326,14 @@ class Controller:
     def _alerted(self, alerts: tuple[AlertView, ...]) -> None:
         if self.on_alert is not None:
             self.on_alert(alerts)
+
+
+def _deck_of(store: Store, game_id: int) -> Deck | None:
+    """The game's deck, for the verifier panel; None when it is no longer installed."""
+    deck_id = store.header(game_id).deck.get("id")
+    if not isinstance(deck_id, str):
+        return None
+    try:
+        return find_deck(deck_id)
+    except UserError:
+        return None

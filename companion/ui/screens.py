@@ -147,6 +147,9 @@ class LiveScreen(AppScreen):
     message = StringProperty("")
     held = BooleanProperty(False)
     timed = BooleanProperty(False)
+    has_check = BooleanProperty(False)
+    """The table is judging a card: the verifier panel can show its answers."""
+    card_text = StringProperty("")
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -165,6 +168,9 @@ class LiveScreen(AppScreen):
             self.alerts = (self.alerts + "\n" if self.alerts else "") + "Camera " + view.camera
         self.message = view.message
         self.held = view.held
+        self.has_check = view.check is not None
+        if view.check is None:
+            self.card_text = ""
         choosing = any(b.needs_place for b in view.buttons) and not view.held
         self.ids.board.show(view, choosing)
         self._show_sides(view)
@@ -223,6 +229,17 @@ class LiveScreen(AppScreen):
                 found: Button = widget
                 return found
         return None
+
+    def show_card(self, shown: bool) -> None:
+        """The verifier panel: the card's answers while the button is held, so that only
+        whoever judges, looking at the screen then, sees them."""
+        check = self.view.check if self.view is not None else None
+        if not shown or check is None:
+            self.card_text = ""
+            return
+        lines = [f"Card {check.number} (place {check.place}):"]
+        lines += [f"{level}. {answer}" for level, answer in enumerate(check.answers, start=1)]
+        self.card_text = "\n".join(lines)
 
     def _show_table_colours(self, colours: Sequence[str]) -> None:
         box = self.ids.table_colours

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from kivy.tests.common import UnitTestTouch
+
 from companion.games.contract import TABLE
 
 from .screen import Screen
@@ -64,6 +66,20 @@ def test_a_standard_claim_with_a_maintained_challenge(screen: Screen) -> None:
     screen.decide("maintain")
     view = screen.view()
     assert view.actor == "the table" and len(view.buttons) == 4
+    # The verifier panel: the card's answers only while its button is held.
+    live = screen.screen("live")
+    assert live.has_check and live.card_text == ""
+    assert view.check is not None and view.check.place == place
+    button = live.ids.check_card
+    x, y = button.to_window(*button.center)
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    screen.frames(2)
+    assert view.check.answers[0] in live.card_text
+    screen.shot("live-judgement-card")
+    touch.touch_up()
+    screen.frames(2)
+    assert live.card_text == ""
     screen.shot("live-judgement")
     screen.decide("judge-rw")  # the claim right, the challenge wrong
     view = screen.view()
