@@ -4,7 +4,7 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from companion.games.contract import Action, Event
+from companion.games.contract import Action
 from companion.games.mem import actions as A
 from companion.games.mem.engine import MemEngine
 from companion.games.mem.legal import (
@@ -16,8 +16,11 @@ from companion.games.mem.legal import (
 )
 from companion.games.mem.patterns import Cell
 from companion.games.mem.state import Side, State
+from tests.support.play import kinds as kinds
+from tests.support.play import player
 
 ENGINE = MemEngine()
+play = player(ENGINE)
 TWO = [{"name": "Ada"}, {"name": "Bo"}]
 
 
@@ -40,18 +43,6 @@ def agreed(game: str, board: str, first: int = 0, **rules: Any) -> dict[str, Any
     else:
         out["first_player"] = first
     return out
-
-
-def play(state: State, *actions: Action) -> tuple[State, list[Event]]:
-    events: list[Event] = []
-    for action in actions:
-        state, happened = ENGINE.apply(state, action)
-        events.extend(happened)
-    return state, events
-
-
-def kinds(events: list[Event]) -> list[str]:
-    return [e.kind for e in events]
 
 
 def random_action(state: State, rng: random.Random) -> Action:

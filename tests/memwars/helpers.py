@@ -2,11 +2,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.contract import Action, Event
 from companion.games.memwars.engine import MemWarsEngine
-from companion.games.memwars.state import State
+from tests.support.play import kinds as kinds
+from tests.support.play import player
 
 ENGINE = MemWarsEngine()
+play = player(ENGINE)
 
 
 def setup(**changes: Any) -> dict[str, Any]:
@@ -20,15 +21,3 @@ def setup(**changes: Any) -> dict[str, Any]:
     }
     base.update(changes)
     return base
-
-
-def play(state: State, *actions: Action) -> tuple[State, list[Event]]:
-    events: list[Event] = []
-    for action in actions:
-        state, happened = ENGINE.apply(state, action)
-        events.extend(happened)
-    return state, events
-
-
-def kinds(events: list[Event]) -> list[str]:
-    return [e.kind for e in events]

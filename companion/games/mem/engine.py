@@ -30,6 +30,7 @@ from companion.games.contract import (
     IllegalAction,
     Viewer,
 )
+from companion.games.engine_base import EngineBase
 from companion.games.mem import actions as A
 from companion.games.mem import events as E
 from companion.games.mem.legal import (
@@ -57,9 +58,11 @@ MAX_CELL = 40
 """No pattern spans more than 32 cells, so larger coordinates are typing slips."""
 
 
-class MemEngine:
+class MemEngine(EngineBase[State]):
     name = "mem"
     title = "MeM"
+    actions = A.ACTIONS
+    events = E.EVENTS
 
     def new_game(self, setup: Mapping[str, Any]) -> State:
         return new_game(parse_setup(setup))[0]
@@ -76,23 +79,11 @@ class MemEngine:
     def view(self, state: State, viewer: Viewer) -> JSON:
         return view_state(state, viewer, expected(state))
 
-    def setup_of(self, state: State) -> JSON:
-        return state.setup.to_dict()
-
     def state_to_dict(self, state: State) -> JSON:
         return state_to_dict(state)
 
     def state_from_dict(self, data: Mapping[str, Any]) -> State:
         return state_from_dict(data)
-
-    def action_to_dict(self, action: Action) -> JSON:
-        return A.ACTIONS.to_dict(action)
-
-    def action_from_dict(self, data: Mapping[str, Any]) -> Action:
-        return A.ACTIONS.from_dict(data)
-
-    def event_to_dict(self, event: Event) -> JSON:
-        return E.EVENTS.to_dict(event)
 
     def summary(self, state: State) -> JSON:
         return summary(state)

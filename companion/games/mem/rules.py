@@ -9,11 +9,10 @@ named switch with the default of the rules inventory. Set them in a game's setup
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
-from typing import Any
+from dataclasses import dataclass
+from typing import ClassVar
 
-from companion.games.contract import BadSetup
-from companion.games.memwars.rules import HouseRule
+from companion.games.house_rules import HouseRule, HouseRuleSet, check_registry
 
 HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule(
@@ -158,7 +157,10 @@ RULES_BY_KEY = {rule.key: rule for rule in HOUSE_RULES}
 
 
 @dataclass(frozen=True, slots=True)
-class HouseRules:
+class HouseRules(HouseRuleSet):
+    GAME: ClassVar[str] = "mem"
+    RULES: ClassVar[Mapping[str, HouseRule]] = RULES_BY_KEY
+
     board_align: str = "CENTRED"
     orientation_frame: str = "BOARD"
     colour_map_persistent: bool = False
@@ -175,38 +177,5 @@ class HouseRules:
     capture_then_move: bool = False
     variant_captures: bool = False
 
-    @staticmethod
-    def from_dict(data: Mapping[str, Any], where: str = "house_rules") -> HouseRules:
-        """Reads {key: value} by house-rule key; unknown keys and values are BadSetup."""
-        if not isinstance(data, Mapping):
-            raise BadSetup(where, "must be an object of house-rule keys")
-        changes: dict[str, Any] = {}
-        for key, value in data.items():
-            rule = RULES_BY_KEY.get(key)
-            if rule is None:
-                raise BadSetup(f"{where}.{key}", "is not a house rule (see `companion rules mem`)")
-            if value not in rule.choices or type(value) is not type(rule.default):
-                choices = ", ".join(repr(c) for c in rule.choices)
-                raise BadSetup(f"{where}.{key}", f"must be one of {choices}, got {value!r}")
-            changes[rule.attribute] = value
-        return replace(HouseRules(), **changes)
 
-    def to_dict(self, changed_only: bool = True) -> dict[str, Any]:
-        """The keys that differ from the defaults (or all of them)."""
-        defaults = HouseRules()
-        out: dict[str, Any] = {}
-        for rule in HOUSE_RULES:
-            value = getattr(self, rule.attribute)
-            if not changed_only or value != getattr(defaults, rule.attribute):
-                out[rule.key] = value
-        return out
-
-
-def _check_registry() -> None:
-    names = {f.name for f in fields(HouseRules)}
-    assert names == {r.attribute for r in HOUSE_RULES}, "house-rule registry out of step"
-    for rule in HOUSE_RULES:
-        assert getattr(HouseRules(), rule.attribute) == rule.default, rule.key
-
-
-_check_registry()
+check_registry(HouseRules)

@@ -27,6 +27,7 @@ from companion.games.contract import (
     IllegalAction,
     Viewer,
 )
+from companion.games.engine_base import EngineBase
 from companion.games.memwars import actions as A
 from companion.games.memwars import events as E
 from companion.games.memwars.board import Edge, quadrant_of, quadrant_places
@@ -63,9 +64,11 @@ from companion.games.memwars.view import view_state
 Events = list[Event]
 
 
-class MemWarsEngine:
+class MemWarsEngine(EngineBase[State]):
     name = "memwars"
     title = "MemWars"
+    actions = A.ACTIONS
+    events = E.EVENTS
 
     # ----------------------------------------------------------------- contract
     def new_game(self, setup: Mapping[str, Any]) -> State:
@@ -83,23 +86,11 @@ class MemWarsEngine:
     def view(self, state: State, viewer: Viewer) -> JSON:
         return view_state(state, viewer, expected(state))
 
-    def setup_of(self, state: State) -> JSON:
-        return state.setup.to_dict()
-
     def state_to_dict(self, state: State) -> JSON:
         return state_to_dict(state)
 
     def state_from_dict(self, data: Mapping[str, Any]) -> State:
         return state_from_dict(data)
-
-    def action_to_dict(self, action: Action) -> JSON:
-        return A.ACTIONS.to_dict(action)
-
-    def action_from_dict(self, data: Mapping[str, Any]) -> Action:
-        return A.ACTIONS.from_dict(data)
-
-    def event_to_dict(self, event: Event) -> JSON:
-        return E.EVENTS.to_dict(event)
 
     def summary(self, state: State) -> JSON:
         return summary(state)

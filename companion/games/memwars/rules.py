@@ -11,26 +11,11 @@ the engine reads `rules.give_up_points` and never asks which variant it is playi
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
-from companion.games.contract import BadSetup
-
-
-@dataclass(frozen=True, slots=True)
-class HouseRule:
-    key: str
-    attribute: str
-    settles: str
-    """The ambiguity id (MW-Axx) this switch settles."""
-    default: str | bool | int
-    alternatives: tuple[str | bool | int, ...]
-    meaning: str
-    """One sentence for each value, default first, joined by ' / '."""
-
-    @property
-    def choices(self) -> tuple[str | bool | int, ...]:
-        return (self.default, *self.alternatives)
+from companion.games.house_rules import HouseRule as HouseRule
+from companion.games.house_rules import HouseRuleSet, Validator, check_registry
 
 
 def _r(
@@ -40,8 +25,17 @@ def _r(
     default: Any,
     alternatives: tuple[Any, ...],
     meaning: str,
+    validate: Validator | None = None,
 ) -> HouseRule:
-    return HouseRule(key, attribute, settles, default, alternatives, meaning)
+    return HouseRule(key, attribute, settles, default, alternatives, meaning, validate)
+
+
+def _whole_1_to_24(value: Any) -> str | None:
+    """mw.counters.perValueTotal takes any whole number 1..24, not a list of choices; a bool
+    is refused although Python counts True as 1."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 24:
+        return f"must be a whole number 1..24, got {value!r}"
+    return None
 
 
 HOUSE_RULES: tuple[HouseRule, ...] = (
@@ -85,6 +79,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         12,
         (),
         "counters of each value (5, 3, 2) in the box",
+        _whole_1_to_24,
     ),
     _r(
         "mw.counters.abbreviatedScaling",
@@ -427,7 +422,10 @@ RULES_BY_KEY = {rule.key: rule for rule in HOUSE_RULES}
 
 
 @dataclass(frozen=True, slots=True)
-class HouseRules:
+class HouseRules(HouseRuleSet):
+    GAME: ClassVar[str] = "memwars"
+    RULES: ClassVar[Mapping[str, HouseRule]] = RULES_BY_KEY
+
     place1_mapping: str = "Z_ORDER"
     both_wrong_on_turn_loses_turn: bool = False
     sides_max: int = 4
@@ -474,43 +472,5 @@ class HouseRules:
     owner_can_peek: bool = False
     supply_exhaustion: str = "VIRTUAL"
 
-    @staticmethod
-    def from_dict(data: Mapping[str, Any], where: str = "house_rules") -> HouseRules:
-        """Reads {key: value} by house-rule key; unknown keys and values are BadSetup."""
-        if not isinstance(data, Mapping):
-            raise BadSetup(where, "must be an object of house-rule keys")
-        changes: dict[str, Any] = {}
-        for key, value in data.items():
-            rule = RULES_BY_KEY.get(key)
-            if rule is None:
-                raise BadSetup(
-                    f"{where}.{key}", "is not a house rule (see `companion rules memwars`)"
-                )
-            if rule.key == "mw.counters.perValueTotal":
-                if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 24:
-                    raise BadSetup(f"{where}.{key}", f"must be a whole number 1..24, got {value!r}")
-            elif value not in rule.choices or type(value) is not type(rule.default):
-                choices = ", ".join(repr(c) for c in rule.choices)
-                raise BadSetup(f"{where}.{key}", f"must be one of {choices}, got {value!r}")
-            changes[rule.attribute] = value
-        return replace(HouseRules(), **changes)
 
-    def to_dict(self, changed_only: bool = True) -> dict[str, Any]:
-        """The keys that differ from the defaults (or all of them)."""
-        defaults = HouseRules()
-        out: dict[str, Any] = {}
-        for rule in HOUSE_RULES:
-            value = getattr(self, rule.attribute)
-            if not changed_only or value != getattr(defaults, rule.attribute):
-                out[rule.key] = value
-        return out
-
-
-def _check_registry() -> None:
-    names = {f.name for f in fields(HouseRules)}
-    assert names == {r.attribute for r in HOUSE_RULES}, "house-rule registry out of step"
-    for rule in HOUSE_RULES:
-        assert getattr(HouseRules(), rule.attribute) == rule.default, rule.key
-
-
-_check_registry()
+check_registry(HouseRules)
