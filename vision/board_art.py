@@ -5,7 +5,9 @@
 Places are white discs with a grey outline and their number in small grey type (dark,
 neutral ink is never mistaken for a crystal); quincunxes are thin lines between their
 places; quadrants are framed and named; claim diamonds and the deck area are outlined; the
-ArUco markers sit where the board file says, each with a white quiet zone around it.
+ArUco markers sit where the board file says, each with a white quiet zone around it. On the
+MeM board (game "mem") each place is a square, `place_radius` from its centre to its sides,
+numbered in its top-left corner, and the board's name is printed in the left margin.
 """
 
 from __future__ import annotations
@@ -57,14 +59,17 @@ def draw_board(
     thin = max(1, round(0.3 * px_per_mm))
     play = board.play_area
     centres = {p.number: p.centre for p in board.places}
+    squares = board.game == "mem"
     if board.game == "memwars" and len(centres) == 100:
         _draw_quincunxes(image, centres, board.place_radius, px_per_mm, thin)
         _draw_quadrants(image, centres, board.place_radius, px_per_mm, thin)
+    elif squares:
+        _draw_squares(image, board, px_per_mm, thin * 2)
     else:
         cv2.rectangle(image, px((play.left, play.top)), px(play.corners()[2]), LINE, thin)
     dictionary = aruco_dictionary(board.marker_dictionary)
     _clear_quiet_zones(image, board, dictionary, px_per_mm)
-    for place in board.places:
+    for place in () if squares else board.places:
         cv2.circle(
             image, px(place.centre), round(board.place_radius * px_per_mm), LINE, thin, cv2.LINE_AA
         )
@@ -74,7 +79,8 @@ def draw_board(
         points = np.array([px((x, y - r)), px((x + r, y)), px((x, y + r)), px((x - r, y))])
         cv2.polylines(image, [points.astype(np.int32)], True, INK, thin * 2, cv2.LINE_AA)
     deck = board.deck
-    cv2.rectangle(image, px((deck.left, deck.top)), px(deck.corners()[2]), INK, thin * 2)
+    if not deck.empty:
+        cv2.rectangle(image, px((deck.left, deck.top)), px(deck.corners()[2]), INK, thin * 2)
     for marker in board.markers:
         side = round(marker.size * px_per_mm)
         art = cv2.aruco.generateImageMarker(dictionary, marker.id, side)
@@ -125,6 +131,15 @@ def _draw_quadrants(
         cv2.rectangle(image, _px(top_left, scale), _px(bottom_right, scale), INK, width)
 
 
+def _draw_squares(image: Picture, board: Board, scale: float, width: int) -> None:
+    """Each place as a square, its sides `place_radius` from its centre: neighbouring
+    squares share a side."""
+    r = board.place_radius
+    for place in board.places:
+        x, y = place.centre
+        cv2.rectangle(image, _px((x - r, y - r), scale), _px((x + r, y + r), scale), LINE, width)
+
+
 def _between(a: Point, b: Point, radius: float) -> tuple[Point, Point]:
     """The part of segment a-b outside both places' discs."""
     dx, dy = b[0] - a[0], b[1] - a[1]
@@ -155,11 +170,13 @@ def _draw_texts(
 ) -> Picture:
     picture = Image.fromarray(image[:, :, ::-1])
     draw = ImageDraw.Draw(picture)
-    number_font = _font(max(6, round(2.6 * scale)))
+    squares = board.game == "mem"
+    number_font = _font(max(6, round((4.5 if squares else 2.6) * scale)))
     for place in board.places:
         x, y = place.centre
+        r = board.place_radius
         draw.text(
-            _px((x, y - board.place_radius * 0.55), scale),
+            _px((x - r * 0.72, y - r * 0.72) if squares else (x, y - r * 0.55), scale),
             str(place.number),
             fill=NUMBER,
             font=number_font,
@@ -176,7 +193,8 @@ def _draw_texts(
             _px((x, y + diamond.radius + 4), scale), label, fill=INK, font=label_font, anchor="mm"
         )
     deck = board.deck
-    draw.text(_px(deck.centre, scale), "deck", fill=NUMBER, font=label_font, anchor="mm")
+    if not deck.empty:
+        draw.text(_px(deck.centre, scale), "deck", fill=NUMBER, font=label_font, anchor="mm")
     if board.diamonds:
         top = min(d.centre[1] - d.radius for d in board.diamonds)
         x = sum(d.centre[0] for d in board.diamonds) / len(board.diamonds)
@@ -187,6 +205,15 @@ def _draw_texts(
         x = sum(d.centre[0] for d in board.diamonds) / len(board.diamonds)
         draw.text(
             _px((x, bottom + 16), scale),
+            heading,
+            fill=INK,
+            font=_font(max(10, round(7 * scale))),
+            anchor="mm",
+        )
+    if heading and squares:
+        play = board.play_area
+        draw.text(
+            _px((play.left / 2, play.centre[1]), scale),
             heading,
             fill=INK,
             font=_font(max(10, round(7 * scale))),

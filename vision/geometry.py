@@ -2,7 +2,8 @@
 camera reads.
 
 A board file (TOML, see vision/boards/memwars.toml) names the markers (ArUco id, centre,
-side), the places, the quadrant claim diamonds, the deck area and bare paper points. All
+side), the places, the quadrant claim diamonds, the deck area and bare paper points (the
+diamonds and the deck are optional: the MeM board, vision/boards/mem.toml, has neither). All
 lengths are millimetres on the sheet, x to the right and y down from its top-left corner,
 North at the top. Scale does not matter to the reader (only the markers' relative
 positions do), so `companion print board` may print the same file on any paper.
@@ -70,6 +71,11 @@ class Rect:
     def centre(self) -> Point:
         return (self.left + self.width / 2, self.top + self.height / 2)
 
+    @property
+    def empty(self) -> bool:
+        """No area: what a board without a deck area has for one."""
+        return self.width <= 0 or self.height <= 0
+
     def corners(self) -> tuple[Point, Point, Point, Point]:
         r, b = self.left + self.width, self.top + self.height
         return ((self.left, self.top), (r, self.top), (r, b), (self.left, b))
@@ -104,10 +110,14 @@ class Board:
     places: tuple[Place, ...]
     diamonds: tuple[Diamond, ...]
     deck: Rect
+    """Where the deck lies; an empty Rect on a board without one."""
     paper: tuple[Point, ...]
     """Bare paper, away from every line and number: where the light is measured."""
 
     source: str = ""
+    calibration_places: tuple[int, ...] = ()
+    """Places for the calibration pieces, one a colour, in order (the board file's
+    optional `[calibration] places`); () for the usual two places a colour."""
 
     def marker(self, marker_id: int) -> Marker | None:
         for marker in self.markers:
@@ -220,12 +230,19 @@ def _board(data: dict[str, Any], source: str) -> Board:
             )
             for d in data.get("diamonds", [])
         ),
-        deck=Rect(*(float(data["deck"][k]) for k in ("left", "top", "width", "height"))),
+        deck=_deck(data.get("deck")),
         paper=tuple(_point(p, "paper.points") for p in data.get("paper", {}).get("points", [])),
         source=source,
+        calibration_places=tuple(int(p) for p in data.get("calibration", {}).get("places", [])),
     )
     _check(board)
     return board
+
+
+def _deck(table: Any) -> Rect:
+    if table is None:
+        return Rect(0.0, 0.0, 0.0, 0.0)
+    return Rect(*(float(table[k]) for k in ("left", "top", "width", "height")))
 
 
 def _length(value: Any, name: str) -> float:
@@ -260,6 +277,11 @@ def _check(board: Board) -> None:
         raise ValueError("two places share a number")
     if not board.places:
         raise ValueError("a board needs places")
+    unknown = set(board.calibration_places) - set(numbers)
+    if unknown:
+        raise ValueError(f"calibration place {min(unknown)} is not a place")
+    if len(set(board.calibration_places)) != len(board.calibration_places):
+        raise ValueError("a calibration place is named twice")
     for x, y in [p.centre for p in board.places] + [m.centre for m in board.markers]:
         if not (0 <= x <= board.width and 0 <= y <= board.height):
             raise ValueError(

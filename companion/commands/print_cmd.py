@@ -18,6 +18,8 @@ from companion.decks.enroll import parse_quadrants
 from companion.errors import UserError
 
 DEFAULT_DECK = "mythologies-of-earth"
+BOARD_GAMES = {"memwars": "memwars.toml", "mem": "mem.toml"}
+"""`print board --game`: the packaged board file of each game."""
 
 
 def register(commands: Any) -> None:
@@ -54,7 +56,8 @@ def register(commands: Any) -> None:
     board = actions.add_parser(
         "board",
         help="write the board, fitted to the paper, as a PDF or PNG",
-        description="Writes the board (the packaged MemWars board, or a board file) scaled to "
+        description="Writes the board (the packaged MemWars board, MeM's with --game mem, or a "
+        "board file) scaled to "
         "fit the paper, with the deck's quadrant names, as a one-page PDF or a PNG. Print it at "
         "actual size (100%); see docs/board.md.",
     )
@@ -66,6 +69,11 @@ def register(commands: Any) -> None:
         default=DEFAULT_DECK,
         metavar="DECK",
         help=f"a bundled deck id or a deck file, for the quadrant names (default {DEFAULT_DECK})",
+    )
+    board.add_argument(
+        "--game",
+        choices=tuple(BOARD_GAMES),
+        help="the packaged board of this game (default memwars)",
     )
     board.add_argument("--board", metavar="FILE", help="a board file (default: MemWars)")
     board.add_argument("--out", required=True, metavar="FILE", help="the .pdf or .png to write")
@@ -120,24 +128,28 @@ def _cards(args: argparse.Namespace) -> int:
 def _board(args: argparse.Namespace) -> int:
     # Lazily: these draw with OpenCV, which `companion --help` should never wait for.
     from companion.printing.board_print import write_board
-    from vision.geometry import load_board
+    from vision.geometry import BOARDS_DIR, load_board
 
     dpi = _whole_number(args.dpi, "--dpi")
-    board = load_board(args.board)
-    deck = find_deck(args.deck)
+    if args.game and args.board:
+        raise UserError("give --game or --board, not both")
+    board = load_board(BOARDS_DIR / BOARD_GAMES[args.game] if args.game else args.board)
+    # A deck names MemWars' quadrants; MeM has no deck.
+    deck = None if board.game == "mem" else find_deck(args.deck)
     report = write_board(
         board,
         Path(args.out),
         paper=args.paper,
-        quadrant_names=deck.quadrants,
-        deck_title=deck.title,
+        quadrant_names=None if deck is None else deck.quadrants,
+        deck_title=None if deck is None else deck.title,
         dpi=dpi,
     )
     for warning in report.warnings:
         print(f"companion: warning: {warning}", file=sys.stderr)
     drawing = report.sheet.drawing
     size = f"{drawing.width:.1f} x {drawing.height:.1f} mm"
-    what = f"the {board.name} board ({deck.title}), {report.sheet.label} ({size})"
+    named = f"the {board.name} board" + ("" if deck is None else f" ({deck.title})")
+    what = f"{named}, {report.sheet.label} ({size})"
     if report.kind == "png":
         width, height = report.pixels
         print(f"wrote {report.path}: {what}, {width} x {height} px at {dpi} dpi")
