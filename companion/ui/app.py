@@ -30,7 +30,15 @@ from companion.ui.plot import ScorePlot
 log = logging.getLogger(__name__)
 
 KV_DIR = Path(__file__).parent / "kv"
-KV_FILES = ("common.kv", "home.kv", "new_game.kv", "live.kv", "end.kv", "settings.kv")
+KV_FILES = (
+    "common.kv",
+    "home.kv",
+    "new_game.kv",
+    "live.kv",
+    "end.kv",
+    "study.kv",
+    "settings.kv",
+)
 STEP_SECONDS = 0.2
 OPPONENT_PAUSE = 0.8
 """Seconds between two of the simulated opponent's moves."""
@@ -83,6 +91,7 @@ class CompanionApp(App):
             screens.NewGameScreen(name="new_game"),
             screens.LiveScreen(name="live"),
             screens.EndScreen(name="end"),
+            screens.StudyScreen(name="study"),
             settings,
         ):
             screen.companion = self

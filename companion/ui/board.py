@@ -36,6 +36,14 @@ MARGIN_MM = 16.0
 """Around the outermost places, so their rings and numbers are not cut."""
 
 
+def heat_rgb(strength: float) -> tuple[float, float, float]:
+    """Red for a card about to be forgotten, through yellow, to green for one well known."""
+    s = min(1.0, max(0.0, strength))
+    if s < 0.5:
+        return (0.9, 0.25 + 1.2 * s, 0.2)
+    return (0.9 - 1.4 * (s - 0.5), 0.85, 0.2)
+
+
 def colour_rgb(name: str) -> tuple[float, float, float]:
     return RGB.get(name, (0.5, 0.5, 0.5))
 
@@ -57,6 +65,10 @@ class BoardView(Widget):
         self.view: LiveView | None = None
         self.choosing = False
         """Whether a decision waits for a place: only then do touches choose one."""
+        self.heat: dict[int, float | None] | None = None
+        """Study: each place's recall strength (0..1, None never studied), drawn as colour."""
+        self.focus = 0
+        """Study: the place whose card is being recalled."""
         self.on_table: Callable[[int], None] | None = None
         """Set while the simulated table is being laid: touches put crystals there instead."""
         self._numbers = {n: CoreLabel(text=str(n), font_size=11) for n in self.centres}
@@ -103,6 +115,13 @@ class BoardView(Widget):
             self.chosen = 0
         self._redraw()
 
+    def show_heat(self, strengths: dict[int, float | None], focus: int) -> None:
+        """The board as a heatmap of recall strength, with `focus` ringed."""
+        self.view = None
+        self.heat = strengths
+        self.focus = focus
+        self._redraw()
+
     def on_touch_down(self, touch: Any) -> bool:
         if not self.collide_point(*touch.pos) or self.view is None:
             return False
@@ -137,6 +156,13 @@ class BoardView(Widget):
             Rectangle(pos=(ox, oy), size=(side, side))
             for number in self.centres:
                 x, y = self.place_at(number)
+                if self.heat is not None:
+                    strength = self.heat.get(number)
+                    Color(*(heat_rgb(strength) if strength is not None else (0.85, 0.85, 0.85)))
+                    Ellipse(pos=(x - radius, y - radius), size=(radius * 2, radius * 2))
+                    if number == self.focus:
+                        Color(0.05, 0.05, 0.05)
+                        Line(circle=(x, y, radius * 1.5), width=2.5)
                 if number in open_places:
                     Color(0.75, 0.93, 0.75)
                     Ellipse(pos=(x - radius * 1.5, y - radius * 1.5), size=(radius * 3, radius * 3))

@@ -34,6 +34,8 @@ from companion.games.memwars.players import SimulatedTable
 from companion.live import AlertView, LiveGame, LiveView
 from companion.session import Referee
 from companion.store import GameRow, Store
+from companion.study.log import StudyLog
+from companion.study.session import StudySession
 from companion.virtual_table import VirtualTable
 
 log = logging.getLogger(__name__)
@@ -143,6 +145,7 @@ class Controller:
         self.table: VirtualTable | None = None
         self.table_problem = ""
         self._keys: KeyboardButtons | None = None
+        self._study: StudySession | None = None
 
     # -- games -----------------------------------------------------------------------------
 
@@ -236,6 +239,13 @@ class Controller:
             self.table.take(zone, colour)
         else:
             self.table.put(zone, colour)
+
+    def study(self) -> StudySession:
+        """The study session over the configured deck (opened on first use)."""
+        if self._study is None:
+            log = StudyLog.open(self.config.store.resolved_path().with_name("study.sqlite3"))
+            self._study = StudySession(find_deck(self.config.game.deck), log)
+        return self._study
 
     def close(self) -> None:
         """Puts the game down (it stays in the store: Home offers to resume it)."""

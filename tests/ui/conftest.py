@@ -32,9 +32,11 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 
 
 @pytest.fixture()
-def screen(tmp_path: Path) -> Iterator[Screen]:
-    """The app on the offscreen window, with a fresh store; screenshots go to
-    build/screenshots/ for people to look at."""
+def screen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Screen]:
+    """The app on the offscreen window, with a fresh store and data directory (the study log
+    goes there); screenshots go to build/screenshots/ for people to look at."""
+    monkeypatch.setenv("COMPANION_DATA", str(tmp_path))
+    monkeypatch.setenv("COMPANION_CONFIG", str(tmp_path / "none.toml"))
     with Store.open(tmp_path / "games.sqlite3") as store:
         controller = Controller(CompanionConfig(), store)
         driver = Screen.open(controller, SCREENSHOTS)

@@ -232,3 +232,30 @@ def test_a_timed_game_shows_clocks_and_takes_the_clock_keys(screen: Screen) -> N
     screen.tap(live.ids.pause)
     assert controller.store.clock_inputs(game_id)[-1][2]["type"] == "resume"
     assert live.ids.pause.text == "Pause"
+
+
+def test_study_quizzes_a_place_records_the_rating_and_colours_the_board(screen: Screen) -> None:
+    screen.tap_text("Study the deck")
+    assert screen.current == "study"
+    study = screen.screen()
+    first = screen.app.controller.study().card
+    assert first is not None and f"Place {first.place}" in study.prompt
+    assert study.ids.board.focus == first.place
+    assert study.answers == ""
+    button = study.ids.answer
+    touch = UnitTestTouch(*button.to_window(*button.center))
+    touch.touch_down()
+    screen.frames(2)
+    assert first.name in study.answers
+    touch.touch_up()
+    screen.frames(2)
+    assert study.answers == ""
+    screen.tap(study.ids.good)
+    second = screen.app.controller.study().card
+    assert second is not None and second.number != first.number
+    heat = study.ids.board.heat
+    assert heat[first.place] is not None and heat[first.place] > 0.9
+    assert heat[second.place] is None
+    screen.tap(study.ids.again)
+    assert "learnt 0" not in study.counts
+    screen.shot("study")
