@@ -37,6 +37,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/reader.py
 	$(BIN)/python bench/stream.py
 	$(BIN)/python bench/vision.py
+	$(BIN)/python bench/pipeline.py
 	$(BIN)/python bench/mem.py
 
 clean:
