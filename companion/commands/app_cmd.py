@@ -40,6 +40,11 @@ def register(commands: Any) -> None:
     )
     parser.add_argument("--no-stream", action="store_true", help="no broker, no display page")
     parser.add_argument(
+        "--gpio",
+        action="store_true",
+        help="sound the buzzer wired to [pins] buzzer on every alert (a Raspberry Pi)",
+    )
+    parser.add_argument(
         "--check",
         action="store_true",
         help="start, draw the first frame, say how long that took, and exit (a quick check "
@@ -85,6 +90,10 @@ def run(args: argparse.Namespace) -> int:
             settings_text=settings_text(config, page_url),
             qr_path=_qr(page_url, scratch) if page_url else "",
         )
+        if args.gpio and config.pins.buzzer:
+            from companion.devices.alarm import AlertBuzzer
+
+            app.alarm = stack.enter_context(AlertBuzzer(config.pins.buzzer))
         if args.check:
 
             def first_frame() -> None:

@@ -87,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
                 no_stream=args.no_stream,
                 display_port=args.display_port,
                 check=False,
+                gpio=False,
             )
         )
     config = load_config(Path(args.config) if args.config else None)

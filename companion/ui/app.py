@@ -71,6 +71,8 @@ class CompanionApp(App):
         # The virtual camera reads on its own thread; the game is played on Kivy's.
         controller.call_soon = lambda job: Clock.schedule_once(lambda _dt: job())
         self.alerts_heard: list[tuple[AlertView, ...]] = []
+        self.alarm: Any = None
+        """Something with `sound()` (the GPIO buzzer) to call on every new alert."""
         self.stopping = threading.Event()
         """Set (by SIGTERM, say) to close the app at its next step."""
         self.on_first_frame: Any = None
@@ -130,8 +132,10 @@ class CompanionApp(App):
         self.controller.decide(key, place)
 
     def alerted(self, alerts: tuple[AlertView, ...]) -> None:
-        # The buzzer and LEDs hang here; the screen shows the alerts from the view.
+        # The screen shows the alerts from the view; the buzzer makes the table look.
         self.alerts_heard.append(alerts)
+        if self.alarm is not None:
+            self.alarm.sound()
         log.info("alert on %s", ", ".join(a.zone for a in alerts))
 
     # -- inside ----------------------------------------------------------------------------

@@ -213,3 +213,24 @@ def test_the_terminal_bell_rings_for_the_same_transitions() -> None:
     assert bell.update(_running(4 * S)) == COUNTDOWN
     assert out.getvalue() == "\a\a"
     bell.close()
+
+
+def test_the_alarm_beeps_three_times_on_an_alert(pins: Any) -> None:
+    from companion.devices.alarm import BEEPS, AlertBuzzer
+
+    pin = pins.pin(19)
+    with AlertBuzzer(19, pin_factory=pins) as alarm:
+        alarm.sound()
+        _wait_for(lambda: [s.state for s in pin.states].count(True) == BEEPS)
+        _wait_for(lambda: not pin.state)
+    assert [s.state for s in pin.states] == [False] + [True, False] * BEEPS
+
+
+def test_the_terminal_alarm_rings_the_bell() -> None:
+    import io
+
+    from companion.devices.alarm import TerminalAlarm
+
+    out = io.StringIO()
+    TerminalAlarm(out).sound()
+    assert out.getvalue() == "\a"

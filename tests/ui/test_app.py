@@ -102,8 +102,17 @@ def test_a_basic_turn_answered_right(screen: Screen) -> None:
     screen.shot("live-basic")
 
 
+class Alarm:
+    def __init__(self) -> None:
+        self.sounded = 0
+
+    def sound(self) -> None:
+        self.sounded += 1
+
+
 def test_a_misplaced_crystal_is_an_alert_until_it_is_put_right(screen: Screen) -> None:
     screen.app.controller.camera = True
+    alarm = screen.app.alarm = Alarm()
     start(screen)
     through_setup(screen)
     live = screen.app.controller.live
@@ -118,6 +127,7 @@ def test_a_misplaced_crystal_is_an_alert_until_it_is_put_right(screen: Screen) -
     assert live_screen.button("claim").disabled
     assert not live_screen.ids.override.disabled
     assert screen.app.alerts_heard  # the buzzer's cue
+    assert alarm.sounded == 1
     screen.shot("live-alert")
     live.table_seen({})  # taken off again
     screen.frames(2)
