@@ -37,6 +37,7 @@ KV_FILES = (
     "live.kv",
     "end.kv",
     "study.kv",
+    "camera.kv",
     "settings.kv",
 )
 STEP_SECONDS = 0.2
@@ -94,6 +95,7 @@ class CompanionApp(App):
             screens.LiveScreen(name="live"),
             screens.EndScreen(name="end"),
             screens.StudyScreen(name="study"),
+            screens.CameraScreen(name="camera"),
             settings,
         ):
             screen.companion = self

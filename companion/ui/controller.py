@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.camera_setup import CameraSetup
 from companion.clock.display import format_time
 from companion.clock.game import GameClock
 from companion.config import Config
@@ -46,6 +47,8 @@ TIME_CONTROLS = ("", "5+3", "15+10", "30+30", "-!60")
 """Offered in the wizard: none, blitz, rapid, classical, one minute a move."""
 COLOURS = ("red", "blue", "green", "black")
 CHALLENGE_COLOUR = "yellow"
+CALIBRATION_COLOURS = ("red", "blue", "yellow")
+"""The default set's crystals: the two sides' and the challenge pieces'."""
 OPPONENT_RECALL = 0.7
 AGAINST_THE_COMPANION = ", against the companion"
 
@@ -146,6 +149,11 @@ class Controller:
         self.table_problem = ""
         self._keys: KeyboardButtons | None = None
         self._study: StudySession | None = None
+        self.grab: Callable[[], Any] | None = None
+        """The camera's next frame, when a camera is given; else the setup screen films a
+        simulated table."""
+        self.simulated_camera: Any = None
+        self._camera_setup: CameraSetup | None = None
 
     # -- games -----------------------------------------------------------------------------
 
@@ -239,6 +247,37 @@ class Controller:
             self.table.take(zone, colour)
         else:
             self.table.put(zone, colour)
+
+    def camera_setup(self) -> CameraSetup:
+        """Setting the camera up: on the camera given, else on a simulated one (whose
+        table `lay_calibration_plan` lays)."""
+        if self._camera_setup is None:
+            grab = self.grab
+            if grab is None:
+                from vision.geometry import load_board
+                from vision.synth import SyntheticCamera
+                from vision.synth.conditions import Conditions
+
+                self.simulated_camera = SyntheticCamera(load_board(), Conditions.easy(), seed=1)
+                grab = self.simulated_camera.read
+            self._camera_setup = CameraSetup(
+                grab,
+                CALIBRATION_COLOURS,
+                out=self.config.store.resolved_path().with_name("calibration.json"),
+                roles={"side-1": "red", "side-2": "blue", "challenge": CHALLENGE_COLOUR},
+            )
+        return self._camera_setup
+
+    def lay_calibration_plan(self) -> None:
+        """On the simulated camera: puts the plan's crystals on the table."""
+        if self.simulated_camera is None:
+            return
+        from vision.synth import Scene
+
+        plan = self.camera_setup().plan
+        self.simulated_camera.set_scene(
+            Scene(crystals={str(p): (name,) for name, places in plan.items() for p in places})
+        )
 
     def study(self) -> StudySession:
         """The study session over the configured deck (opened on first use)."""

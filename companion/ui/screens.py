@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from kivy.clock import Clock
 from kivy.factory import Factory
-from kivy.properties import BooleanProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
@@ -21,6 +22,8 @@ from companion.ui.controller import MODES, TIME_CONTROLS, GameChoices
 
 if TYPE_CHECKING:
     from companion.ui.app import CompanionApp
+
+PREVIEW_SECONDS = 0.4
 
 
 class AppScreen(Screen):
@@ -345,6 +348,70 @@ class StudyScreen(AppScreen):
 
     def leave(self) -> None:
         self.manager.current = "home"
+
+
+class CameraScreen(AppScreen):
+    """The camera's picture with the markers and places drawn over it, the crystals to lay,
+    and the calibration; the preview refreshes while the screen is shown."""
+
+    status = StringProperty("")
+    instructions = StringProperty("")
+    result = StringProperty("")
+    result_colour = ListProperty([1, 1, 1, 1])
+    simulated = BooleanProperty(False)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._refresh: Any = None
+
+    def on_pre_enter(self, *_: Any) -> None:
+        setup = self.companion.controller.camera_setup()
+        self.instructions = setup.instructions
+        self.simulated = self.companion.controller.simulated_camera is not None
+        self.result = ""
+        self.refresh()
+        self._refresh = Clock.schedule_interval(lambda _dt: self.refresh(), PREVIEW_SECONDS)
+
+    def on_leave(self, *_: Any) -> None:
+        if self._refresh is not None:
+            self._refresh.cancel()
+            self._refresh = None
+
+    def refresh(self) -> None:
+        picture, self.status = self.companion.controller.camera_setup().preview()
+        if picture is not None:
+            self.ids.preview.texture = texture_of(picture)
+
+    def lay_plan(self) -> None:
+        self.companion.controller.lay_calibration_plan()
+        self.refresh()
+
+    def calibrate(self) -> None:
+        outcome = self.companion.controller.camera_setup().calibrate()
+        if outcome.picture is not None:
+            self.ids.preview.texture = texture_of(outcome.picture)
+        if outcome.saved:
+            self.result, self.result_colour = outcome.summary, [0.5, 1, 0.5, 1]
+        else:
+            self.result = "Not saved: " + " ".join(outcome.problems)
+            self.result_colour = [1, 0.45, 0.4, 1]
+
+    def leave(self) -> None:
+        self.manager.current = "home"
+
+
+def texture_of(picture: Any) -> Any:
+    """A Kivy texture of an OpenCV (BGR, top row first) picture."""
+    import numpy as np
+    from kivy.graphics.texture import Texture
+
+    height, width = picture.shape[:2]
+    texture = Texture.create(size=(width, height), colorfmt="bgr")
+    # Kivy's rows go bottom up.
+    texture.blit_buffer(
+        np.ascontiguousarray(picture[::-1]).tobytes(), colorfmt="bgr", bufferfmt="ubyte"
+    )
+    return texture
 
 
 class EndScreen(AppScreen):

@@ -269,3 +269,20 @@ def test_study_quizzes_a_place_records_the_rating_and_colours_the_board(screen: 
     screen.tap(study.ids.again)
     assert "learnt 0" not in study.counts
     screen.shot("study")
+
+
+def test_the_camera_is_set_up_from_the_screen(screen: Screen) -> None:
+    screen.tap_text("Set up the camera")
+    assert screen.current == "camera"
+    camera = screen.screen()
+    assert camera.status.startswith("board found:")
+    assert camera.ids.preview.texture is not None
+    assert "one red crystal on places" in camera.instructions
+    screen.tap(camera.ids.calibrate)  # nothing laid yet: refused, with the reason
+    assert camera.result.startswith("Not saved:") and "red" in camera.result
+    screen.tap(camera.ids.lay)
+    screen.tap(camera.ids.calibrate)
+    assert camera.result.startswith("Calibrated red, blue, yellow"), camera.result
+    screen.shot("camera-calibrated")
+    screen.tap_text("Home")
+    assert screen.current == "home"

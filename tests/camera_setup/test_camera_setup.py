@@ -1,0 +1,61 @@
+"""Setting the camera up from the app, on the virtual camera: preview, plan, calibration."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from companion.camera_setup import CameraSetup
+from vision.calibration import Calibration
+from vision.geometry import load_board
+from vision.synth import Scene, SyntheticCamera
+from vision.synth.conditions import Conditions
+
+COLOURS = ("red", "blue", "yellow")
+
+
+def camera() -> SyntheticCamera:
+    return SyntheticCamera(load_board(), Conditions.easy(), seed=4)
+
+
+def test_the_preview_finds_the_board_and_draws_it(tmp_path: Path) -> None:
+    cam = camera()
+    setup = CameraSetup(cam.read, COLOURS, out=tmp_path / "calibration.json")
+    picture, status = setup.preview()
+    assert status.startswith("board found:") and "markers" in status
+    assert picture.shape == cam.read().shape
+    assert "one red crystal on places" in setup.instructions
+
+
+def test_no_board_in_view_is_said_plainly(tmp_path: Path) -> None:
+    import numpy as np
+
+    setup = CameraSetup(
+        lambda: np.full((720, 1280, 3), 90, np.uint8), COLOURS, out=tmp_path / "c.json"
+    )
+    _, status = setup.preview()
+    assert status == "board not found: are the markers in view?"
+    assert CameraSetup(lambda: None, COLOURS, out=tmp_path / "c.json").preview()[1] == (
+        "no picture from the camera"
+    )
+
+
+def test_calibrating_an_empty_board_names_what_is_missing_and_saves_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "calibration.json"
+    outcome = CameraSetup(camera().read, COLOURS, out=out).calibrate()
+    assert not outcome.saved and outcome.problems
+    assert any("red" in problem for problem in outcome.problems)
+    assert not out.exists()
+
+
+def test_with_the_plans_crystals_laid_the_calibration_is_saved(tmp_path: Path) -> None:
+    cam = camera()
+    out = tmp_path / "calibration.json"
+    setup = CameraSetup(cam.read, COLOURS, out=out)
+    cam.set_scene(
+        Scene(crystals={str(p): (name,) for name, places in setup.plan.items() for p in places})
+    )
+    outcome = setup.calibrate()
+    assert outcome.saved, outcome.problems
+    assert "Calibrated red, blue, yellow" in outcome.summary
+    assert [m.name for m in Calibration.load(out).colours] == list(COLOURS)
+    assert outcome.picture is not None
