@@ -22,6 +22,7 @@ from companion.errors import UserError
 
 if TYPE_CHECKING:
     from vision.calibration import Calibration
+    from vision.geometry import Board
 
 DEFAULT_NAME = "calibration.json"
 
@@ -126,21 +127,49 @@ def parse_roles(text: str, colours: list[str]) -> dict[str, str]:
     return roles
 
 
+def calibration_plan_for(board: Board, colours: list[str]) -> dict[str, tuple[int, ...]]:
+    """Where each colour's calibration pieces go: one on each of the board file's
+    calibration places in turn (the MeM board's squares), or else two places a colour
+    (vision.calibration.calibration_plan)."""
+    from vision.calibration import calibration_plan
+
+    places = board.calibration_places
+    if not places:
+        return dict(calibration_plan(colours).items())
+    for name in colours:
+        calibration_plan([name])  # the same checks of each name
+    if not colours:
+        calibration_plan(colours)
+    if len(set(colours)) != len(colours):
+        raise UserError("each crystal colour may be named once")
+    if len(colours) > len(places):
+        raise UserError(
+            f"at most {len(places)} colours can be calibrated on the {board.name} board"
+        )
+    return {name: (places[i],) for i, name in enumerate(colours)}
+
+
+def plan_instructions(board: Board, plan: dict[str, tuple[int, ...]]) -> str:
+    piece, place = ("stone", "square") if board.game == "mem" else ("crystal", "place")
+    return "; ".join(
+        f"one {name} {piece} on {place}{'s' * (len(where) > 1)} "
+        + " and ".join(str(p) for p in where)
+        for name, where in plan.items()
+    )
+
+
 def _calibrate(args: argparse.Namespace) -> int:
     from vision.calibrate import calibrate
-    from vision.calibration import calibration_plan
     from vision.geometry import load_board
 
+    board = load_board(args.board)
     colours = [c.strip() for c in args.colours.split(",") if c.strip()]
-    plan = calibration_plan(colours)
+    plan = calibration_plan_for(board, colours)
     roles = parse_roles(args.roles, colours)
-    instructions = "; ".join(
-        f"one {name} crystal on places {a} and {b}" for name, (a, b) in plan.items()
-    )
+    instructions = plan_instructions(board, plan)
     if args.plan:
         print(f"Lay the board out empty, then put {instructions}.")
         return 0
-    board = load_board(args.board)
     if args.images and args.source:
         raise UserError("give pictures or --source, not both")
     if args.images:

@@ -18,6 +18,12 @@ import numpy as np
 
 Rgb = tuple[float, float, float]
 
+MEM_STONES = (
+    "white", "black", "red", "blue", "green", "yellow",
+    "orange", "purple", "brown", "pink", "grey",
+)  # fmt: skip
+"""The eleven stone colours of MeM, in the rule book's order of counts (8, 7, 3, 3, ...)."""
+
 SIDES = ("red", "blue")
 """The two players' crystals in a default MemWars set."""
 CHALLENGE = "yellow"
@@ -48,6 +54,9 @@ PALETTE: dict[str, Pigment] = {
     "black": Pigment((0.030, 0.030, 0.035), 0.9, hue_jitter=0.0),
     "pink": Pigment((0.70, 0.21, 0.33), 0.7),
     "cyan": Pigment((0.045, 0.42, 0.52), 0.8),
+    # MeM's stones add a brown and a grey (companion/games/mem/colours.py).
+    "brown": Pigment((0.20, 0.075, 0.022), 0.7, hue_jitter=0.008),
+    "grey": Pigment((0.20, 0.20, 0.19), 0.7, hue_jitter=0.0),
 }
 
 
