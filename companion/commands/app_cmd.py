@@ -38,6 +38,12 @@ def register(commands: Any) -> None:
         action="store_true",
         help="play on a simulated table filmed by the virtual camera (no hardware needed)",
     )
+    parser.add_argument(
+        "--camera",
+        metavar="SPEC",
+        help="the camera over the table: 0, /dev/video2, picamera, a video or a folder of "
+        "pictures (default: none, or the simulated table with --simulate)",
+    )
     parser.add_argument("--no-stream", action="store_true", help="no broker, no display page")
     parser.add_argument(
         "--gpio",
@@ -82,7 +88,9 @@ def run(args: argparse.Namespace) -> int:
             page_url = streaming.page_url
             on_game = lambda referee: streaming.attach(referee, None)  # noqa: E731
         controller = Controller(config, store, on_game=on_game, virtual_table=args.simulate)
+        controller.camera_spec = args.camera
         stack.callback(controller.close)
+        stack.callback(controller.close_camera_setup)
         scratch = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         app = CompanionApp(
             controller,

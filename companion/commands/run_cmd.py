@@ -88,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
                 display_port=args.display_port,
                 check=False,
                 gpio=False,
+                camera=None,
             )
         )
     config = load_config(Path(args.config) if args.config else None)

@@ -18,9 +18,11 @@ import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from companion.camera_setup import CameraSetup
+from companion.camera_watch import CameraWatch
 from companion.clock.display import format_time
 from companion.clock.game import GameClock
 from companion.config import Config
@@ -154,6 +156,10 @@ class Controller:
         simulated table."""
         self.simulated_camera: Any = None
         self._camera_setup: CameraSetup | None = None
+        self._camera_source: Any = None
+        self.camera_spec: str | None = None
+        """A real camera (`companion app --camera SPEC`): it watches every game."""
+        self.watch: CameraWatch | None = None
 
     # -- games -----------------------------------------------------------------------------
 
@@ -203,12 +209,14 @@ class Controller:
         live = LiveGame(
             referee,
             colours,
-            camera=self.camera or self.virtual_table,
+            camera=self.camera or self.virtual_table or self.camera_spec is not None,
             on_alert=self._alerted,
             deck=_deck_of(self.store, referee.game_id),
         )
         if self.virtual_table:
             self._lay_table(live, len(setup.sides))
+        elif self.camera_spec is not None:
+            self._watch(live, self.camera_spec)
         table = None
         if opponent_side >= 0:
             recalls = tuple(OPPONENT_RECALL for _ in setup.sides)
@@ -238,6 +246,23 @@ class Controller:
         table.follow(live.view().board)
         live.referee.subscribe(lambda _note: table.follow(live.view().board))
 
+    def _watch(self, live: LiveGame, spec: str) -> None:
+        self.close_camera_setup()  # one user of the camera at a time
+        watch = CameraWatch.start(
+            spec,
+            self.calibration_path,
+            on_seen=lambda board: self.call_soon(lambda: live.table_seen(board)),
+            on_lost=lambda why: self.call_soon(lambda: live.camera_lost(why)),
+        )
+        if isinstance(watch, str):
+            live.camera_lost(watch)
+            return
+        self.watch = watch
+
+    @property
+    def calibration_path(self) -> Path:
+        return self.config.store.resolved_path().with_name("calibration.json")
+
     def table_tap(self, zone: str, colour: str) -> None:
         """A tap on the simulated table: puts a crystal of `colour` on `zone`, or takes one
         off when one lies there already."""
@@ -253,6 +278,16 @@ class Controller:
         table `lay_calibration_plan` lays)."""
         if self._camera_setup is None:
             grab = self.grab
+            if grab is None and self.camera_spec is not None:
+                from vision.sources import open_source
+
+                source = open_source(self.camera_spec)
+                self._camera_source = source
+
+                def grab() -> Any:
+                    frame = source.read()
+                    return None if frame is None else frame.image
+
             if grab is None:
                 from vision.geometry import load_board
                 from vision.synth import SyntheticCamera
@@ -263,10 +298,17 @@ class Controller:
             self._camera_setup = CameraSetup(
                 grab,
                 CALIBRATION_COLOURS,
-                out=self.config.store.resolved_path().with_name("calibration.json"),
+                out=self.calibration_path,
                 roles={"side-1": "red", "side-2": "blue", "challenge": CHALLENGE_COLOUR},
             )
         return self._camera_setup
+
+    def close_camera_setup(self) -> None:
+        """Lets go of the camera the setup screen used (a game needs it)."""
+        if self._camera_source is not None:
+            self._camera_source.close()
+            self._camera_source = None
+        self._camera_setup = None
 
     def lay_calibration_plan(self) -> None:
         """On the simulated camera: puts the plan's crystals on the table."""
@@ -291,6 +333,9 @@ class Controller:
         if self.table is not None:
             self.table.stop()
             self.table = None
+        if self.watch is not None:
+            self.watch.stop()
+            self.watch = None
         if self._keys is not None:
             self._keys.close()
             self._keys = None

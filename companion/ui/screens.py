@@ -376,6 +376,7 @@ class CameraScreen(AppScreen):
         if self._refresh is not None:
             self._refresh.cancel()
             self._refresh = None
+        self.companion.controller.close_camera_setup()
 
     def refresh(self) -> None:
         picture, self.status = self.companion.controller.camera_setup().preview()

@@ -1,0 +1,78 @@
+"""A real camera over the table during a game: every frame read by the board reader on a
+thread of its own, and every change the temporal filter commits handed on.
+
+    watch = CameraWatch.start("0", calibration_path, on_seen=..., on_lost=...)  # or why not
+    ...
+    watch.stop()
+
+`on_seen` gets the whole committed board ({'17': ('red',), ...}); `on_lost` gets one
+sentence when the camera stops (unplugged, the end of a video): the game then goes on by
+touch. Both are called from the camera thread: the app hands them to its own.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from companion.errors import UserError
+
+log = logging.getLogger(__name__)
+
+Seen = Callable[[dict[str, tuple[str, ...]]], None]
+Lost = Callable[[str], None]
+
+
+class CameraWatch:
+    def __init__(self, spec: str, calibration: Path, on_seen: Seen, on_lost: Lost) -> None:
+        self.spec = spec
+        self.calibration = calibration
+        self._on_seen = on_seen
+        self._on_lost = on_lost
+        self._stopped = threading.Event()
+        self.frames = 0
+        self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
+
+    @classmethod
+    def start(cls, spec: str, calibration: Path, on_seen: Seen, on_lost: Lost) -> CameraWatch | str:
+        """Watching, or why the camera cannot watch (no calibration yet, say)."""
+        if not calibration.is_file():
+            return f"the camera is not calibrated yet ({calibration}): set it up from Home"
+        watch = cls(spec, calibration, on_seen, on_lost)
+        watch._thread.start()
+        return watch
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        from vision.calibration import Calibration
+        from vision.reader import BoardReader
+        from vision.sources import open_source
+        from vision.temporal import FilterState, step
+
+        try:
+            reader = BoardReader(Calibration.load(self.calibration))
+            state = FilterState.start()
+            with open_source(self.spec) as source:
+                while not self._stopped.is_set():
+                    frame = source.read()
+                    if frame is None:
+                        self._lost("the camera sent no more frames")
+                        return
+                    self.frames += 1
+                    state, observation = step(state, reader.read(frame.image, frame.t_ns))
+                    if observation is not None and observation.changes:
+                        self._on_seen(dict(state.committed))
+        except UserError as err:  # CameraLost is one: unplugged, or the driver gave up
+            self._lost(str(err))
+        except Exception as err:
+            log.warning("the camera stopped", exc_info=True)
+            self._lost(str(err) or type(err).__name__)
+
+    def _lost(self, why: str) -> None:
+        if not self._stopped.is_set():
+            self._on_lost(why)

@@ -1,0 +1,89 @@
+"""A real camera's frames (here a folder of pictures) watched during a game."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import pytest
+
+from companion.camera_setup import CameraSetup
+from companion.camera_watch import CameraWatch
+from companion.config import Config
+from companion.store import Store
+from companion.ui.controller import Controller, GameChoices
+from vision.geometry import load_board
+from vision.synth import Scene, SyntheticCamera
+from vision.synth.conditions import Conditions
+
+COLOURS = ("red", "blue", "yellow")
+
+
+@pytest.fixture(scope="module")
+def filmed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A calibration, and a folder of frames: an empty board, then a red crystal on 13."""
+    folder = tmp_path_factory.mktemp("frames")
+    camera = SyntheticCamera(load_board(), Conditions.easy(), seed=9)
+    calibration = folder.parent / "calibration.json"
+    setup = CameraSetup(camera.read, COLOURS, out=calibration)
+    camera.set_scene(
+        Scene(crystals={str(p): (n,) for n, places in setup.plan.items() for p in places})
+    )
+    assert setup.calibrate().saved
+    camera.set_scene(Scene())
+    for i in range(6):
+        cv2.imwrite(str(folder / f"{i:03d}.png"), camera.read())
+    camera.put("13", "red")
+    for i in range(6, 14):
+        cv2.imwrite(str(folder / f"{i:03d}.png"), camera.read())
+    return folder, calibration
+
+
+def test_what_the_camera_commits_is_handed_on_and_its_end_is_said(
+    filmed: tuple[Path, Path],
+) -> None:
+    folder, calibration = filmed
+    seen: list[dict[str, tuple[str, ...]]] = []
+    lost: list[str] = []
+    done = threading.Event()
+
+    def ended(why: str) -> None:
+        lost.append(why)
+        done.set()
+
+    watch = CameraWatch.start(str(folder), calibration, seen.append, ended)
+    assert isinstance(watch, CameraWatch)
+    assert done.wait(60)
+    watch.stop()
+    assert seen[-1] == {"13": ("red",)}
+    assert lost == ["the camera sent no more frames"]
+    assert watch.frames == 14
+
+
+def test_an_uncalibrated_camera_says_so(tmp_path: Path) -> None:
+    why = CameraWatch.start("0", tmp_path / "none.json", lambda _b: None, lambda _w: None)
+    assert isinstance(why, str) and "not calibrated" in why
+
+
+def test_a_game_watched_by_a_camera_that_stops_goes_on_by_touch(
+    filmed: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder, calibration = filmed
+    monkeypatch.setenv("COMPANION_DATA", str(tmp_path))
+    (tmp_path / "calibration.json").write_bytes(calibration.read_bytes())
+    jobs: list[Callable[[], None]] = []
+    with Store.open(tmp_path / "games.sqlite3") as store:
+        controller = Controller(Config(), store, call_soon=jobs.append)
+        controller.camera_spec = str(folder)
+        live = controller.start(GameChoices(quadrants=1, seed=3))
+        assert controller.watch is not None
+        controller.watch._thread.join(timeout=60)  # the folder runs out
+        for job in list(jobs):  # what the camera thread handed over, on the game's thread
+            job()
+        view = live.view()
+        assert view.camera == "lost: the camera sent no more frames"
+        assert not view.held
+        assert live.decide("roll") is None
+        controller.close()
