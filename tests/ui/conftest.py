@@ -14,6 +14,8 @@ import pytest
 
 os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
 os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")
+# Kivy leaves the root logger alone (its own mode would set it to DEBUG for every test).
+os.environ["KIVY_LOG_MODE"] = "PYTHON"
 for _name in ("KIVY_NO_ARGS", "KIVY_NO_CONSOLELOG", "KIVY_NO_FILELOG", "KIVY_USE_DEFAULTCONFIG"):
     os.environ[_name] = "1"
 
