@@ -56,6 +56,17 @@ class AlertView:
 
 
 @dataclass(frozen=True, slots=True)
+class TakebackView:
+    """A takeback being asked: it happens once every side has agreed."""
+
+    move: str
+    """The move it would take back, e.g. 'claim on place 13'."""
+    agreed: tuple[int, ...]
+    waiting: tuple[int, ...]
+    """The sides yet to agree."""
+
+
+@dataclass(frozen=True, slots=True)
 class CardCheck:
     """A card the table must check now, with its answers down to the depth that counts."""
 
@@ -94,6 +105,7 @@ class LiveView:
     history: tuple[tuple[int, ...], ...]
     """Every side's score after each committed move, for the end screen's plot."""
     seq: int
+    takeback: TakebackView | None = None
     check: CardCheck | None = None
     """Only while the table judges a card: its answers, for the verifier panel. Hidden
     information: the screen shows it only on request, and it is never logged or streamed."""
@@ -111,6 +123,9 @@ class _Table:
     check: TableCheck = field(default_factory=TableCheck)
     last_move: str | None = None
     changed: tuple[str, ...] = ()
+    settling: bool = False
+    """After a takeback, until the table matches the rules again: what lies there is put
+    right, never taken for a move."""
 
 
 class LiveGame:
@@ -135,6 +150,7 @@ class LiveGame:
         self._listeners: list[Listener] = []
         self._table = _Table()
         self._message = ""
+        self._takeback: set[int] | None = None
         self._history, self._previous_state = self._replay()
         referee.subscribe(self._committed)
         if camera:
@@ -170,6 +186,8 @@ class LiveGame:
     def decide(self, key: str, place: int = 0) -> str | None:
         """A touch on decision `key` (with a place when it needs one). Returns None when the
         move was committed, else why not, in a sentence."""
+        if self._takeback is not None:
+            return self._refuse("A takeback is being asked: agree to it or refuse it first.")
         if self.held:
             return self._refuse("Put the board right first, or override the alert.")
         chosen = next((d for d in decisions(self.state) if d.key == key), None)
@@ -178,6 +196,37 @@ class LiveGame:
         if chosen.needs_place and not place:
             return self._refuse("Choose a place on the board first.")
         return self._submit(chosen.action(place))
+
+    # -- takebacks: the last move, with every side's consent ---------------------------------
+
+    def ask_take_back(self) -> str | None:
+        """Someone asks to take the last move back; None, or why it cannot be."""
+        if self.referee.is_over or not self.referee.store.actions(self.referee.game_id):
+            return self._refuse("There is no move to take back.")
+        self._takeback = set()
+        self._message = ""
+        self._tell()
+        return None
+
+    def agree_take_back(self, side: int) -> str | None:
+        """`side` agrees; once every side has, the move is taken back."""
+        if self._takeback is None:
+            return self._refuse("No takeback is being asked.")
+        self._takeback.add(side)
+        if len(self._takeback) < len(self.state.setup.sides):
+            self._tell()
+            return None
+        self._takeback = None
+        try:
+            self.referee.take_back()
+        except IllegalAction as refused:
+            return self._refuse(refused.explanation)
+        return None
+
+    def refuse_take_back(self) -> None:
+        self._takeback = None
+        self._message = "The takeback was refused."
+        self._tell()
 
     def override(self, zone: str) -> None:
         """A player says the camera is wrong about `zone`: its reading is ignored there."""
@@ -231,7 +280,20 @@ class LiveGame:
             over=self.referee.is_over,
             history=tuple(self._history),
             seq=self.referee.seq,
+            takeback=self._takeback_view(),
             check=self._card_check(state),
+        )
+
+    def _takeback_view(self) -> TakebackView | None:
+        if self._takeback is None:
+            return None
+        actions = self.referee.store.actions(self.referee.game_id)
+        move = _move_text(actions[-1][2]) if actions else "nothing"
+        sides = range(len(self.state.setup.sides))
+        return TakebackView(
+            move,
+            tuple(sorted(self._takeback)),
+            tuple(s for s in sides if s not in self._takeback),
         )
 
     def _card_check(self, state: State) -> CardCheck | None:
@@ -275,7 +337,10 @@ class LiveGame:
             self.colours,
             last_move=self._table.last_move,
             changed=self._table.changed,
+            propose=not self._table.settling,
         )
+        if check.matches:
+            self._table.settling = False
         self._table.check = check
         if check.proposal is not None and not check.alerts:
             self._submit(check.proposal)
@@ -300,10 +365,15 @@ class LiveGame:
 
     def _committed(self, note: Notification) -> None:
         self._message = ""
-        self._history.append(self._scores(note.state))
+        if note.action.kind == "takeback":
+            self._history = self._history[:-1]
+            self._message = "The last move was taken back."
+        else:
+            self._history.append(self._scores(note.state))
         previous = self._previous_state
         self._table.last_move = note.action.kind
         self._table.changed = changed_zones(previous, note.state, self.colours)
+        self._table.settling = note.action.kind == "takeback"
         self._previous_state = note.state
         if self._camera.startswith("watching"):
             self._recheck()
@@ -337,6 +407,13 @@ class LiveGame:
             state, _ = engine.apply(state, engine.action_from_dict(data))
             history.append(self._scores(state))
         return history, state
+
+
+def _move_text(action: Mapping[str, object]) -> str:
+    """'claim on place 13', 'challenge', 'judge' for an action's dict."""
+    kind = str(action.get("type", "move")).replace("_", " ")
+    place = action.get("place")
+    return f"{kind} on place {place}" if isinstance(place, int) and place else kind
 
 
 def _button(decision: Decision) -> Button:

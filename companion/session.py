@@ -22,10 +22,10 @@ import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from companion.games import find_engine
-from companion.games.contract import Action, Event, Expectation, GameEngine
+from companion.games.contract import Action, Event, Expectation, GameEngine, IllegalAction
 from companion.record import header_for
 from companion.store import Store, load_game, utc_now
 
@@ -47,6 +47,15 @@ class Notification:
     """Seconds since the game started, as recorded."""
 
 
+@dataclass(frozen=True, slots=True)
+class TakenBack(Action):
+    """What subscribers hear as the action of a takeback: `seq` no longer counts, and the
+    state is the one before it."""
+
+    kind: ClassVar[str] = "takeback"
+    seq: int
+
+
 Subscriber = Callable[[Notification], None]
 
 
@@ -65,7 +74,7 @@ class Referee:
         # t continues from the last recorded action: the time the companion was off does
         # not count, and t never goes backwards (the store would refuse it).
         # Clock checkpoints may be later than the last action: time goes on from the later.
-        self._last_t = max(row.last_t, store.last_clock_ns(game_id) / 1e9)
+        self._last_t = max(row.last_t, store.last_t(game_id), store.last_clock_ns(game_id) / 1e9)
         self._t_zero = clock() - self._last_t
         if self.engine.is_over(self._state) and row.status == "playing":
             # A crash between the last commit and marking the game finished.
@@ -151,6 +160,24 @@ class Referee:
             self._mark_finished()
         self._notify(Notification(seq=seq, action=action, events=events, state=state, t=t))
         return events
+
+    def take_back(self) -> int:
+        """Takes the last move back (the players have agreed): recorded in the store first,
+        then the state is rebuilt without it and subscribers hear a TakenBack. Returns the
+        seq taken back; IllegalAction when there is nothing to take back."""
+        live = self.store.actions(self.game_id)
+        if not live or self.engine.is_over(self._state):
+            raise IllegalAction("takeback", "there is no move to take back")
+        seq = live[-1][0]
+        t = self.elapsed()
+        self.store.take_back(self.game_id, seq, t)
+        self.engine, self._state, self._seq = load_game(self.store, self.game_id)
+        self._last_t = t
+        log.info("game %d: action %d taken back", self.game_id, seq)
+        self._notify(
+            Notification(seq=seq, action=TakenBack(seq), events=(), state=self._state, t=t)
+        )
+        return seq
 
     def _mark_finished(self) -> None:
         try:

@@ -27,7 +27,7 @@ from companion.games import find_engine
 from companion.games.contract import JSON, BadData, BadSetup, GameEngine, IllegalAction
 from companion.record import RecordHeader, write_record
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 APPLICATION_ID = 0x54544331
 """'TTC1' in the database header, so a stranger's SQLite file is told apart from ours."""
 
@@ -90,6 +90,28 @@ _SCHEMA_2: tuple[str, ...] = (
     """CREATE TRIGGER clock_inputs_kept BEFORE DELETE ON clock_inputs
     BEGIN SELECT RAISE(ABORT, 'clock inputs are append-only'); END""",
 )
+
+
+# Schema 3: takebacks. An action taken back stays where it was written; this table says it
+# no longer counts, so the game is the same as if it had never been made.
+_SCHEMA_3: tuple[str, ...] = (
+    """CREATE TABLE takebacks (
+        game_id INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        t REAL NOT NULL,
+        PRIMARY KEY (game_id, seq),
+        FOREIGN KEY (game_id, seq) REFERENCES actions (game_id, seq)
+    ) WITHOUT ROWID""",
+    """CREATE TRIGGER takebacks_fixed BEFORE UPDATE ON takebacks
+    BEGIN SELECT RAISE(ABORT, 'takebacks are append-only'); END""",
+    """CREATE TRIGGER takebacks_kept BEFORE DELETE ON takebacks
+    BEGIN SELECT RAISE(ABORT, 'takebacks are append-only'); END""",
+)
+
+_LIVE = (
+    "NOT EXISTS (SELECT 1 FROM takebacks AS k WHERE k.game_id = {0}.game_id AND k.seq = {0}.seq)"
+)
+"""The condition that an action (or its events) was not taken back."""
 
 
 class StoreError(UserError):
@@ -276,6 +298,52 @@ class Store:
                 (game_id, n, t_ns, text),
             )
 
+    def take_back(self, game_id: int, seq: int, t: float) -> None:
+        """Records that action `seq`, the last that counts, is taken back (both sides
+        agreed); committed when this returns. The action stays in the file."""
+        with self._transaction(f"cannot take back action {seq} of game {game_id}") as conn:
+            row = conn.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                raise UnknownGame(game_id, where=str(self.path))
+            if row[0] != "playing":
+                raise StoreError(
+                    f"game {game_id} is {row[0]}; nothing can be taken back",
+                    where=str(self.path),
+                )
+            last = conn.execute(
+                f"SELECT MAX(seq) FROM actions AS a WHERE game_id = ? AND {_LIVE.format('a')}",
+                (game_id,),
+            ).fetchone()[0]
+            if last != seq:
+                raise StoreError(
+                    f"game {game_id}: only the last move (action {last}) can be taken back, "
+                    f"not action {seq}",
+                    where=str(self.path),
+                )
+            conn.execute(
+                "INSERT INTO takebacks (game_id, seq, t) VALUES (?, ?, ?)",
+                (game_id, seq, float(t)),
+            )
+
+    def last_seq(self, game_id: int) -> int:
+        """The seq of the last action written, taken back or not: the next one follows it."""
+        rows = self._rows("SELECT MAX(seq) FROM actions WHERE game_id = ?", (game_id,))
+        return int(rows[0][0] or 0)
+
+    def last_t(self, game_id: int) -> float:
+        """The game time of the last thing written, an action or a takeback."""
+        rows = self._rows(
+            "SELECT MAX(t) FROM (SELECT t FROM actions WHERE game_id = ? "
+            "UNION ALL SELECT t FROM takebacks WHERE game_id = ?)",
+            (game_id, game_id),
+        )
+        return float(rows[0][0] or 0.0)
+
+    def taken_back(self, game_id: int) -> list[int]:
+        """The seqs of the actions taken back, in order."""
+        rows = self._rows("SELECT seq FROM takebacks WHERE game_id = ? ORDER BY seq", (game_id,))
+        return [seq for (seq,) in rows]
+
     def last_clock_ns(self, game_id: int) -> int:
         """The time of a game's last clock input (0 when there is none)."""
         rows = self._rows("SELECT MAX(t_ns) FROM clock_inputs WHERE game_id = ?", (game_id,))
@@ -315,18 +383,24 @@ class Store:
         return RecordHeader.from_dict(json.loads(rows[0][0]), where=f"{self.path}#{game_id}")
 
     def actions(self, game_id: int) -> list[tuple[int, float, JSON]]:
-        """Every recorded action of a game, in order: (seq, t, action dict)."""
+        """Every recorded action of a game that counts (not taken back), in order:
+        (seq, t, action dict)."""
         self.game(game_id)  # an unknown id is an error, not an empty game
         rows = self._rows(
-            "SELECT seq, t, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+            f"SELECT seq, t, action FROM actions AS a WHERE game_id = ? AND {_LIVE.format('a')} "
+            "ORDER BY seq",
+            (game_id,),
         )
         return [(seq, t, json.loads(text)) for seq, t, text in rows]
 
     def events(self, game_id: int) -> list[tuple[int, int, JSON]]:
-        """Every recorded event of a game, in order: (seq, index within the action, event)."""
+        """Every recorded event of a game's actions that count, in order: (seq, index within
+        the action, event)."""
         self.game(game_id)
         rows = self._rows(
-            "SELECT seq, idx, event FROM events WHERE game_id = ? ORDER BY seq, idx", (game_id,)
+            f"SELECT seq, idx, event FROM events AS e WHERE game_id = ? AND {_LIVE.format('e')} "
+            "ORDER BY seq, idx",
+            (game_id,),
         )
         return [(seq, idx, json.loads(text)) for seq, idx, text in rows]
 
@@ -375,7 +449,7 @@ class Store:
 
 _GAME_ROWS = (
     "SELECT g.id, g.game, g.status, g.created, g.title, COUNT(a.seq), COALESCE(MAX(a.t), 0.0) "
-    "FROM games AS g LEFT JOIN actions AS a ON a.game_id = g.id"
+    f"FROM games AS g LEFT JOIN actions AS a ON a.game_id = g.id AND {_LIVE.format('a')}"
 )
 
 
@@ -402,6 +476,9 @@ def _prepare(conn: sqlite3.Connection, where: str) -> None:
             if version < 2:
                 # Schema 1 stores gain the clock table; nothing else changes.
                 for statement in _SCHEMA_2:
+                    conn.execute(statement)
+            if version < 3:
+                for statement in _SCHEMA_3:
                     conn.execute(statement)
             if version < SCHEMA_VERSION:
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -461,4 +538,5 @@ def load_game(store: Store, game_id: int) -> LoadedGame:
             raise StoreError(
                 f"game {game_id}: action {seq} no longer replays: {err}", where=where
             ) from None
-    return LoadedGame(engine, state, seq)
+    # Numbering goes on after an action taken back: seqs are never used twice.
+    return LoadedGame(engine, state, max(seq, store.last_seq(game_id)))

@@ -128,3 +128,41 @@ def test_a_refused_move_names_the_rule(game_store: Store) -> None:
     assert live.view().message == refusal
     assert live.referee.state.places[80].crystals == ()
     assert game_store.actions(live.referee.game_id) == []
+
+
+def test_a_takeback_needs_every_side_and_the_table_follows(game_store: Store) -> None:
+    live, _ = start(game_store)
+    assert live.ask_take_back() == "There is no move to take back."
+    live.table_seen({"13": ("red",)})  # Ann's claim, by the camera
+    assert live.view().seq == 1
+    assert live.ask_take_back() is None
+    view = live.view()
+    assert view.takeback is not None and view.takeback.move == "claim on place 13"
+    assert view.takeback.waiting == (0, 1)
+    # Nothing else moves while it is asked.
+    assert live.decide("decline") is not None
+    assert live.agree_take_back(0) is None
+    asked = live.view().takeback
+    assert asked is not None and asked.waiting == (1,)
+    assert live.view().seq == 1
+    assert live.agree_take_back(1) is None
+    view = live.view()
+    assert view.takeback is None and view.board == {} and view.history == ()
+    assert game_store.taken_back(live.referee.game_id) == [1]
+    # The crystal is still on the table: the rules took it back, so it must come off.
+    (alert,) = view.alerts
+    assert alert.zone == "13" and alert.put_right and alert.rule == "takeback"
+    live.table_seen({})
+    assert not live.view().held and [b.key for b in live.view().buttons] == ["claim"]
+
+
+def test_a_refused_takeback_changes_nothing(game_store: Store) -> None:
+    live, _ = start(game_store, camera=False)
+    live.decide("claim", 13)
+    live.ask_take_back()
+    live.agree_take_back(0)
+    live.refuse_take_back()
+    view = live.view()
+    assert view.takeback is None and view.board == {"13": ("red",)}
+    assert view.message == "The takeback was refused."
+    assert live.decide("decline") is None

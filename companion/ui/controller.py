@@ -368,9 +368,16 @@ class Controller:
             return False
         if game.clock is not None:
             game.clock.tick()
-        if game.opponent is None or game.live.held:
+        if game.opponent is None:
             return False
         live = game.live
+        takeback = live.view().takeback
+        if takeback is not None and game.opponent_side in takeback.waiting:
+            # The companion agrees to a takeback: it is a friendly opponent.
+            live.agree_take_back(game.opponent_side)
+            return True
+        if live.held or takeback is not None:
+            return False
         expectation = live.referee.expected()
         if expectation is None or not self._opponents_turn(expectation.actor, expectation.actions):
             return False

@@ -208,6 +208,12 @@ class LiveScreen(AppScreen):
     def _show_buttons(self, view: LiveView) -> None:
         grid = self.ids.buttons
         grid.clear_widgets()
+        if view.takeback is not None:
+            self.prompt = f"Take back the last move ({view.takeback.move})? Every side must agree."
+            for side in view.takeback.waiting:
+                grid.add_widget(self._choice(f"{view.side_names[side]} agrees", f"agree-{side}"))
+            grid.add_widget(self._choice("No", "refuse", danger=True))
+            return
         for button in view.buttons:
             widget = Button(
                 text=button.label,
@@ -221,6 +227,19 @@ class LiveScreen(AppScreen):
             widget.decision = button.key
             widget.bind(on_release=self._decider(button.key))
             grid.add_widget(widget)
+
+    def _choice(self, text: str, key: str, danger: bool = False) -> Button:
+        widget = Button(
+            text=text,
+            font_size="18sp",
+            size_hint_y=None,
+            height="54dp",
+            background_normal="",
+            background_color=(0.72, 0.22, 0.2, 1) if danger else (0.2, 0.42, 0.72, 1),
+        )
+        widget.decision = key
+        widget.bind(on_release=self._decider(key))
+        return widget
 
     def _decider(self, key: str) -> Callable[[Any], None]:
         return lambda _widget: self.decide(key)
@@ -280,7 +299,16 @@ class LiveScreen(AppScreen):
         self.companion.controller.table_tap(str(number), self.table_colour)
 
     def decide(self, key: str) -> None:
-        self.companion.decide(key, int(self.ids.board.chosen))
+        live = self.companion.controller.live
+        if key.startswith("agree-"):
+            live.agree_take_back(int(key.removeprefix("agree-")))
+        elif key == "refuse":
+            live.refuse_take_back()
+        else:
+            self.companion.decide(key, int(self.ids.board.chosen))
+
+    def ask_take_back(self) -> None:
+        self.companion.controller.live.ask_take_back()
 
     def override(self) -> None:
         self.companion.controller.live.override_all()

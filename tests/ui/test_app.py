@@ -286,3 +286,41 @@ def test_the_camera_is_set_up_from_the_screen(screen: Screen) -> None:
     screen.shot("camera-calibrated")
     screen.tap_text("Home")
     assert screen.current == "home"
+
+
+def test_a_move_taken_back_with_both_sides_consent(screen: Screen) -> None:
+    start(screen)
+    through_setup(screen)
+    view = screen.view()
+    place = view.places[0]
+    screen.decide("claim", place)
+    seq = screen.view().seq
+    live = screen.screen("live")
+    screen.tap(live.ids.take_back)
+    assert "Take back the last move (claim on place" in live.prompt
+    first, second = (f"{name} agrees" for name in screen.view().side_names)
+    screen.shot("live-takeback")
+    screen.tap_text(first)
+    assert screen.view().seq == seq and screen.view().takeback is not None
+    screen.tap_text(second)
+    view = screen.view()
+    assert view.takeback is None and view.board == {}
+    assert [b.key for b in view.buttons] == ["claim"]
+    assert screen.app.controller.store.taken_back(screen.app.controller.live.referee.game_id) == [
+        seq
+    ]
+
+
+def test_the_companion_agrees_to_a_takeback(screen: Screen) -> None:
+    start(screen, opponent=True)
+    through_setup(screen)
+    controller = screen.app.controller
+    # If the companion won the roll, its claim comes first: let it be, then claim.
+    while (keys := [b.key for b in screen.view().buttons]) != ["claim"]:
+        if not controller.step():
+            screen.decide("decline" if "decline" in keys else keys[0])
+    screen.decide("claim", screen.view().places[0])
+    screen.tap(screen.screen("live").ids.take_back)
+    screen.tap_text(f"{screen.view().side_names[0]} agrees")
+    assert controller.step()  # the companion's agreement
+    assert screen.view().board == {} and screen.view().takeback is None

@@ -46,6 +46,7 @@ PUT_RIGHT_RULES = {
     "answer": "MW-BM3",
     "pass": "MW-SM2",
     "time_expired": "MW-A33",
+    "takeback": "takeback",
 }
 """The rule that moved the pieces, by the kind of move that last changed the board: quoted
 when the table has not followed it yet."""
@@ -108,17 +109,20 @@ def check_table(
     *,
     last_move: str | None = None,
     changed: Sequence[str] = (),
+    propose: bool = True,
 ) -> TableCheck:
     """Compares the camera's board `seen` with the rules' board.
 
     `last_move` is the kind of the last committed action and `changed` the zones it changed
-    on the rules' board: mismatches there are table work, quoted with that move's rule."""
+    on the rules' board: mismatches there are table work, quoted with that move's rule.
+    With `propose` False, nothing on the table is taken for a move (after a takeback, the
+    piece still lying there is table work, not the same move made again)."""
     rules = _sorted(crystals_on_board(state, colours))
     table = _sorted(seen)
     if table == rules:
         return TableCheck()
     differing = {z for z in set(rules) | set(table) if rules.get(z, ()) != table.get(z, ())}
-    for move in physical_moves(state):
+    for move in physical_moves(state) if propose else []:
         try:
             after_state, _ = engine.apply(state, move)
         except IllegalAction:
