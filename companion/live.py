@@ -30,6 +30,7 @@ from companion.games.memwars.decisions import Decision, decisions
 from companion.games.memwars.scoring import score
 from companion.games.memwars.state import State
 from companion.games.memwars.table import TableAlert, TableCheck, changed_zones, check_table
+from companion.observations import ScanVerdict
 from companion.session import Notification, Referee
 
 log = logging.getLogger(__name__)
@@ -151,6 +152,9 @@ class LiveGame:
         self._table = _Table()
         self._message = ""
         self._takeback: set[int] | None = None
+        self._card_alert: AlertView | None = None
+        """A card scanned that is not the one the rules expect: held until it is, or a
+        player overrides."""
         self._history, self._previous_state = self._replay()
         referee.subscribe(self._committed)
         if camera:
@@ -168,6 +172,20 @@ class LiveGame:
             if self._table.seen.get(zone, ()) != held:
                 del self._table.overridden[zone]
         self._recheck()
+
+    def card_scanned(self, verdict: ScanVerdict) -> None:
+        """A card reader's scan, checked against what the rules expect (ScanDesk)."""
+        if verdict.accepted:
+            self._card_alert = None
+            self._message = verdict.message.capitalize() + "."
+        elif verdict.expected:
+            # The rules wait for a card and this is not it: the table must look.
+            self._card_alert = AlertView("card", verdict.message, "cards", put_right=False)
+            if self._on_alert is not None:
+                self._on_alert((self._card_alert,))
+        else:
+            self._message = verdict.message.capitalize() + "."
+        self._tell()
 
     def camera_lost(self, why: str) -> None:
         """The camera stopped: say so once; from now on moves come by touch only."""
@@ -235,9 +253,13 @@ class LiveGame:
         self._recheck()
 
     def override_all(self) -> None:
+        if self._card_alert is not None:
+            log.info("game %d: a card alert overridden by a player", self.referee.game_id)
+            self._card_alert = None
         for alert in self._table.check.alerts:
             self._table.overridden[alert.zone] = self._table.seen.get(alert.zone, ())
         self._recheck()
+        self._tell()
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         self._listeners.append(listener)
@@ -252,7 +274,7 @@ class LiveGame:
 
     @property
     def held(self) -> bool:
-        return bool(self._table.check.alerts)
+        return bool(self._table.check.alerts) or self._card_alert is not None
 
     def view(self) -> LiveView:
         state = self.state
@@ -272,7 +294,8 @@ class LiveGame:
             side_names=names,
             side_colours=self.colours.sides,
             scores=self._scores(state),
-            alerts=tuple(_alert_view(a) for a in check.alerts),
+            alerts=tuple(_alert_view(a) for a in check.alerts)
+            + ((self._card_alert,) if self._card_alert is not None else ()),
             held=self.held,
             camera=self._camera,
             waiting_for=check.waiting_for.kind if check.waiting_for is not None else "",
@@ -365,6 +388,7 @@ class LiveGame:
 
     def _committed(self, note: Notification) -> None:
         self._message = ""
+        self._card_alert = None  # the rules moved on: another card, or none, is expected
         if note.action.kind == "takeback":
             self._history = self._history[:-1]
             self._message = "The last move was taken back."

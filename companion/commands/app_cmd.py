@@ -44,6 +44,11 @@ def register(commands: Any) -> None:
         help="the camera over the table: 0, /dev/video2, picamera, a video or a folder of "
         "pictures (default: none, or the simulated table with --simulate)",
     )
+    parser.add_argument(
+        "--reader",
+        action="store_true",
+        help="read cards on the reader in [reader] port and protocol (`companion config show`)",
+    )
     parser.add_argument("--no-stream", action="store_true", help="no broker, no display page")
     parser.add_argument(
         "--gpio",
@@ -89,6 +94,10 @@ def run(args: argparse.Namespace) -> int:
             on_game = lambda referee: streaming.attach(referee, None)  # noqa: E731
         controller = Controller(config, store, on_game=on_game, virtual_table=args.simulate)
         controller.camera_spec = args.camera
+        if args.reader:
+            if not config.reader.port:
+                raise UserError("--reader: set [reader] port in the configuration file first")
+            controller.reader_port = config.reader.port
         stack.callback(controller.close)
         stack.callback(controller.close_camera_setup)
         scratch = Path(stack.enter_context(tempfile.TemporaryDirectory()))

@@ -89,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
                 check=False,
                 gpio=False,
                 camera=None,
+                reader=False,
             )
         )
     config = load_config(Path(args.config) if args.config else None)

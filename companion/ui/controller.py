@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +36,7 @@ from companion.games.contract import TABLE, BadSetup
 from companion.games.memwars.board_pieces import PieceColours
 from companion.games.memwars.players import SimulatedTable
 from companion.live import AlertView, LiveGame, LiveView
+from companion.observations import ScanDesk
 from companion.session import Referee
 from companion.store import GameRow, Store
 from companion.study.log import StudyLog
@@ -160,6 +162,10 @@ class Controller:
         self.camera_spec: str | None = None
         """A real camera (`companion app --camera SPEC`): it watches every game."""
         self.watch: CameraWatch | None = None
+        self.reader: Any = None
+        self.desk: ScanDesk | None = None
+        self.reader_port = ""
+        """A real card reader (`companion app --reader`): [reader] port and protocol."""
 
     # -- games -----------------------------------------------------------------------------
 
@@ -213,6 +219,7 @@ class Controller:
             on_alert=self._alerted,
             deck=_deck_of(self.store, referee.game_id),
         )
+        self._open_reader(live, referee)
         if self.virtual_table:
             self._lay_table(live, len(setup.sides))
         elif self.camera_spec is not None:
@@ -245,6 +252,64 @@ class Controller:
         # simulated players put their pieces where the rules say, at once.
         table.follow(live.view().board)
         live.referee.subscribe(lambda _note: table.follow(live.view().board))
+
+    def _open_reader(self, live: LiveGame, referee: Referee) -> None:
+        """The card reader: an emulated one on the simulated table (any card can be scanned
+        from the screen), the configured one with --reader, or none."""
+        deck_id = str(self.store.header(referee.game_id).deck.get("id", ""))
+        lookup: Any
+        if self.virtual_table:
+            from companion.devices.cardreader.ptypair import PtyPairError
+            from companion.devices.cardreader.simulated import SimulatedReader
+
+            cards = [c.number for c in referee.state.setup.cards]
+            try:
+                self.reader = SimulatedReader("rdm6300", cards)
+            except PtyPairError as err:
+                log.warning("no emulated card reader: %s", err)
+                return
+            lookup = self.reader.lookup(deck_id)
+        elif self.reader_port:
+            from companion.decks import bundled_decks
+            from companion.decks.tagmap import TagDirectory
+            from companion.devices.cardreader.events import CardPresented
+            from companion.devices.cardreader.reader import CardReader
+            from companion.devices.cardreader.registry import make_protocol
+
+            def presented(event: Any) -> None:
+                if isinstance(event, CardPresented) and self.desk is not None:
+                    desk = self.desk
+                    self.call_soon(lambda: _scan_into(desk, event))
+
+            own = _deck_of(self.store, referee.game_id)
+            others = [find_deck(name) for name in bundled_decks() if own is None or name != own.id]
+            lookup = TagDirectory([d for d in (own, *others) if d is not None]).lookup
+            self.reader = CardReader(
+                self.reader_port, make_protocol(self.config.reader.protocol), on_event=presented
+            )
+            self.reader.start()
+        else:
+            return
+        self.desk = ScanDesk(referee, deck_id, lookup)
+        self.desk.subscribe(live.card_scanned)
+
+    def scan_card(self, number: int) -> str | None:
+        """The simulated reader: lays card `number` on it (the scan comes back through the
+        reader's real protocol); None, or why not."""
+        reader = self.reader
+        if self.desk is None or reader is None or not hasattr(reader, "tags"):
+            return "no simulated card reader"
+        if number not in reader.tags:
+            return f"the deck has no card {number}"
+        desk = self.desk
+
+        def scan() -> None:
+            event = reader.scan(number)
+            if event is not None:
+                self.call_soon(lambda: _scan_into(desk, event))
+
+        threading.Thread(target=scan, name="card-scan", daemon=True).start()
+        return None
 
     def _watch(self, live: LiveGame, spec: str) -> None:
         self.close_camera_setup()  # one user of the camera at a time
@@ -336,6 +401,10 @@ class Controller:
         if self.watch is not None:
             self.watch.stop()
             self.watch = None
+        if self.reader is not None:
+            self.reader.close()
+            self.reader = None
+        self.desk = None
         if self._keys is not None:
             self._keys.close()
             self._keys = None
@@ -438,3 +507,7 @@ def _deck_of(store: Store, game_id: int) -> Deck | None:
         return find_deck(deck_id)
     except UserError:
         return None
+
+
+def _scan_into(desk: ScanDesk, event: Any) -> None:
+    desk.scanned(event)

@@ -144,6 +144,8 @@ class NewGameScreen(AppScreen):
 class LiveScreen(AppScreen):
     has_table = BooleanProperty(False)
     """A simulated table is being filmed: taps can lay crystals on it."""
+    has_reader = BooleanProperty(False)
+    """A simulated card reader: any card can be scanned from the screen."""
     table_colour = StringProperty("")
     prompt = StringProperty("")
     alerts = StringProperty("")
@@ -160,6 +162,8 @@ class LiveScreen(AppScreen):
         self.side_labels: list[Label] = []
 
     def show(self, view: LiveView) -> None:
+        reader = self.companion.controller.reader
+        self.has_reader = reader is not None and hasattr(reader, "tags")
         table = self.companion.controller.table
         if self.has_table != (table is not None):
             self.has_table = table is not None
@@ -306,6 +310,12 @@ class LiveScreen(AppScreen):
             live.refuse_take_back()
         else:
             self.companion.decide(key, int(self.ids.board.chosen))
+
+    def scan_card(self) -> None:
+        text = self.ids.card_number.text.strip()
+        problem = self.companion.controller.scan_card(int(text)) if text else "type a card's number"
+        if problem:
+            self.message = problem.capitalize() + "."
 
     def ask_take_back(self) -> None:
         self.companion.controller.live.ask_take_back()

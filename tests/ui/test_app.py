@@ -324,3 +324,26 @@ def test_the_companion_agrees_to_a_takeback(screen: Screen) -> None:
     screen.tap_text(f"{screen.view().side_names[0]} agrees")
     assert controller.step()  # the companion's agreement
     assert screen.view().board == {} and screen.view().takeback is None
+
+
+def test_cards_scanned_on_the_simulated_reader_are_checked_against_the_rules(
+    screen: Screen,
+) -> None:
+    screen.app.controller.virtual_table = True
+    start(screen, mode="Basic")
+    through_setup(screen)
+    live = screen.screen("live")
+    assert live.has_reader
+    expectation = screen.app.controller.live.referee.expected()
+    assert expectation is not None and expectation.cards
+    (wanted,) = expectation.cards
+    other = 1 if wanted != 1 else 2
+    screen.type_into(live.ids.card_number, str(other))
+    screen.tap(live.ids.scan)
+    assert screen.until(lambda: screen.view().held, timeout=20)
+    assert f"card {other} is not the card the rules expect now" in live.alerts
+    screen.shot("live-wrong-card")
+    screen.type_into(live.ids.card_number, str(wanted))
+    screen.tap(live.ids.scan)
+    assert screen.until(lambda: not screen.view().held, timeout=20)
+    assert "the card expected" in live.message
