@@ -53,7 +53,8 @@ def register(commands: Any) -> None:
     parser.add_argument(
         "--gpio",
         action="store_true",
-        help="sound the buzzer wired to [pins] buzzer on every alert (a Raspberry Pi)",
+        help="the clock's buttons and LEDs and the buzzer on the Pi's GPIO ([pins]): buttons "
+        "press the game clock, LEDs show whose time runs, the buzzer beeps on every alert",
     )
     parser.add_argument(
         "--check",
@@ -107,10 +108,8 @@ def run(args: argparse.Namespace) -> int:
             settings_text=settings_text(config, page_url),
             qr_path=_qr(page_url, scratch) if page_url else "",
         )
-        if args.gpio and config.pins.buzzer:
-            from companion.devices.alarm import AlertBuzzer
-
-            app.alarm = stack.enter_context(AlertBuzzer(config.pins.buzzer))
+        if args.gpio:
+            _wire_gpio(config, app, controller, stack)
         if args.check:
 
             def first_frame() -> None:
@@ -124,6 +123,29 @@ def run(args: argparse.Namespace) -> int:
         finally:
             restore_sigterm(previous)
     return 0
+
+
+def _wire_gpio(config: Config, app: Any, controller: Any, stack: ExitStack) -> None:
+    from companion.devices.alarm import AlertBuzzer
+    from companion.devices.buttons import ClockButtons
+    from companion.devices.lights import ClockLights
+
+    pins = config.pins
+    try:
+        if pins.buzzer:
+            app.alarm = stack.enter_context(AlertBuzzer(pins.buzzer))
+        stack.enter_context(
+            ClockButtons(
+                pins.players,
+                pause_pin=pins.pause or None,
+                on_press=controller.button_pressed,
+                debounce_ns=pins.debounce_ms * 1_000_000,
+            )
+        )
+        if pins.leds:
+            app.lights = stack.enter_context(ClockLights(pins.leds))
+    except Exception as err:  # no GPIO here, or a pin taken: say which, plainly
+        raise UserError(f"--gpio: cannot use the pins in [pins]: {err}") from None
 
 
 def settings_text(config: Config, page_url: str) -> str:

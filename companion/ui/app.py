@@ -74,6 +74,8 @@ class CompanionApp(App):
         self.alerts_heard: list[tuple[AlertView, ...]] = []
         self.alarm: Any = None
         """Something with `sound()` (the GPIO buzzer) to call on every new alert."""
+        self.lights: Any = None
+        """Something with `show(clock display)` (the players' LEDs) to keep up to date."""
         self.stopping = threading.Event()
         """Set (by SIGTERM, say) to close the app at its next step."""
         self.on_first_frame: Any = None
@@ -176,3 +178,5 @@ class CompanionApp(App):
                 game.clock.tick()
         if self.manager.current == "live":
             self.screen("live").show_clocks()
+        if self.lights is not None:
+            self.controller.show_lights(self.lights)

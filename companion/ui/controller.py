@@ -488,6 +488,16 @@ class Controller:
         if self.game is not None and self.game.clock is not None:
             self.game.clock.press(press)
 
+    def button_pressed(self, press: ButtonPress) -> None:
+        """A clock button on GPIO (from gpiozero's thread): pressed on the game's thread."""
+        self.call_soon(lambda: self._pressed(press))
+
+    def show_lights(self, lights: Any) -> None:
+        """The players' LEDs follow the game clock (who runs, who flagged)."""
+        game = self.game
+        if game is not None and game.clock is not None:
+            lights.show(game.clock.display())
+
     def pause(self) -> None:
         if self.game is not None and self.game.clock is not None:
             clock = self.game.clock

@@ -347,3 +347,40 @@ def test_cards_scanned_on_the_simulated_reader_are_checked_against_the_rules(
     screen.tap(live.ids.scan)
     assert screen.until(lambda: not screen.view().held, timeout=20)
     assert "the card expected" in live.message
+
+
+def test_gpio_buttons_press_the_clock_and_leds_show_whose_time_runs(screen: Screen) -> None:
+    from contextlib import ExitStack
+
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.commands.app_cmd import _wire_gpio
+    from companion.config import Config
+
+    saved = Device.pin_factory
+    Device.pin_factory = pins = MockFactory()
+    try:
+        with ExitStack() as stack:
+            _wire_gpio(Config(), screen.app, screen.app.controller, stack)
+            screen.tap_text("New game")
+            screen.tap_text("5+3")
+            screen.tap_text("Start the game")
+            through_setup(screen)
+            controller = screen.app.controller
+            game_id = controller.live.referee.game_id
+            running = controller.clock_face().running
+            assert running is not None
+            leds = (pins.pin(5), pins.pin(6))
+            assert screen.until(lambda: leds[running].state and not leds[1 - running].state, 5)
+            before = len(controller.store.clock_inputs(game_id))
+            button = pins.pin(22)  # the pause button
+            button.drive_low()
+            screen.frames(2)
+            button.drive_high()
+            assert screen.until(lambda: len(controller.store.clock_inputs(game_id)) > before, 5)
+            assert controller.store.clock_inputs(game_id)[-1][2]["type"] == "pause"
+            assert screen.app.alarm is not None
+    finally:
+        pins.reset()
+        Device.pin_factory = saved
