@@ -48,6 +48,10 @@ def colour_rgb(name: str) -> tuple[float, float, float]:
     return RGB.get(name, (0.5, 0.5, 0.5))
 
 
+def colour_rgba(name: str) -> tuple[float, float, float, float]:
+    return (*colour_rgb(name), 1.0)
+
+
 class BoardView(Widget):
     chosen = NumericProperty(0)
     """The place a finger chose among those the awaited move may name; 0 for none."""

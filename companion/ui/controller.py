@@ -49,7 +49,11 @@ MODES = ("standard", "basic", "hybrid", "review", "study")
 TOPOLOGIES = ("flat", "competitive")
 TIME_CONTROLS = ("", "5+3", "15+10", "30+30", "-!60")
 """Offered in the wizard: none, blitz, rapid, classical, one minute a move."""
-COLOURS = ("red", "blue", "green", "black")
+COLOURS = ("red", "blue", "green", "purple", "orange")
+"""Crystal colours a side may take; the virtual camera can render them all."""
+PATHS = ("none", "forward", "backward", "random")
+PATTERN_POINTS = {"quincunx": 5, "quadrant": 10, "minor_diagonal": 5, "major_diagonal": 10}
+"""The app's preset pattern bonuses; the rule book leaves the values to the players."""
 CHALLENGE_COLOUR = "yellow"
 CALIBRATION_COLOURS = ("red", "blue", "yellow")
 """The default set's crystals: the two sides' and the challenge pieces'."""
@@ -72,6 +76,14 @@ class GameChoices:
     """'' for none, else clock notation (companion clock --help), the same for every side."""
     opponent: bool = False
     """The last side is played by the companion."""
+    path: str = "none"
+    """none, forward, backward or random (MW-P)."""
+    patterns: bool = False
+    """Pattern bonuses at the app's preset values (PATTERN_POINTS)."""
+    handicap: int = -1
+    """The side that plays one level deeper than the agreed depth, or -1 for nobody."""
+    basic_side: int = 1
+    """In Hybrid, the side that plays Basic (the other plays Standard)."""
     deck: str = ""
     """'' for the configured deck."""
     seed: int | None = None
@@ -89,11 +101,16 @@ def setup_for(choices: GameChoices, deck: Deck, seed: int) -> dict[str, Any]:
         for name, colour in zip(choices.names[:count], choices.colours, strict=False)
     ]
     if choices.mode == "hybrid":
-        sides[0]["mode"], sides[1]["mode"] = "standard", "basic"
+        for index, side in enumerate(sides):
+            side["mode"] = "basic" if index == choices.basic_side else "standard"
+    depth = min(choices.depth, deck.depth)
+    if 0 <= choices.handicap < len(sides) and depth < deck.depth:
+        sides[choices.handicap]["depth"] = depth + 1
     setup: dict[str, Any] = {
         "sides": sides,
         "mode": choices.mode,
-        "depth": min(choices.depth, deck.depth),
+        "depth": depth,
+        "path": choices.path,
         "max_depth": deck.depth,
         "cards": deck.board_map(),
         "quadrant_names": list(deck.quadrants),
@@ -105,6 +122,8 @@ def setup_for(choices: GameChoices, deck: Deck, seed: int) -> dict[str, Any]:
     }
     if choices.centre_multipliers:
         setup["multipliers"] = {"centre_place": 2, "centre_quincunx": 2}
+    if choices.patterns:
+        setup["patterns"] = dict(PATTERN_POINTS)
     return setup
 
 

@@ -18,7 +18,7 @@ from kivy.uix.togglebutton import ToggleButton
 
 from companion.live import LiveView
 from companion.ui.board import colour_rgb
-from companion.ui.controller import MODES, TIME_CONTROLS, GameChoices
+from companion.ui.controller import COLOURS, MODES, PATHS, TIME_CONTROLS, GameChoices
 
 if TYPE_CHECKING:
     from companion.ui.app import CompanionApp
@@ -61,6 +61,10 @@ CHOICE_ROWS: tuple[tuple[str, str, tuple[tuple[str, Any], ...]], ...] = (
     ("Depth", "depth", tuple((str(n), n) for n in (1, 2, 3))),
     ("Topology", "topology", (("Flat", "flat"), ("Competitive", "competitive"))),
     ("Centre x2", "centre_multipliers", (("No", False), ("Yes", True))),
+    ("Path", "path", tuple((p.capitalize(), p) for p in PATHS)),
+    ("Patterns", "patterns", (("Off", False), ("Bonus points", True))),
+    ("Handicap", "handicap", (("None", -1), ("P1 one deeper", 0), ("P2 one deeper", 1))),
+    ("Hybrid: Basic", "basic_side", (("Player 1", 0), ("Player 2", 1))),
     (
         "Clock",
         "time_control",
@@ -112,6 +116,20 @@ class NewGameScreen(AppScreen):
     def _picker(self, key: str, value: Any) -> Callable[[Any], None]:
         return lambda _button: self.pick(key, value)
 
+    def next_colour(self, which: int) -> None:
+        """Gives side `which` (1 or 2) the next colour the other side has not taken."""
+        mine, other = (
+            (self.ids.colour_1, self.ids.colour_2)
+            if which == 1
+            else (self.ids.colour_2, self.ids.colour_1)
+        )
+        start = COLOURS.index(mine.colour) if mine.colour in COLOURS else -1
+        for step in range(1, len(COLOURS) + 1):
+            colour = COLOURS[(start + step) % len(COLOURS)]
+            if colour != other.colour:
+                mine.colour = colour
+                return
+
     def pick(self, key: str, value: Any) -> None:
         self.picks[key] = value
         self.toggles[key][value].state = "down"
@@ -126,6 +144,11 @@ class NewGameScreen(AppScreen):
         return GameChoices(
             mode=self.picks["mode"],
             names=names if names[1] else (names[0], "Player 2"),
+            colours=(self.ids.colour_1.colour, self.ids.colour_2.colour),
+            path=self.picks["path"],
+            patterns=self.picks["patterns"],
+            handicap=self.picks["handicap"],
+            basic_side=self.picks["basic_side"],
             quadrants=self.picks["quadrants"],
             depth=self.picks["depth"],
             topology=self.picks["topology"],

@@ -92,8 +92,22 @@ class Screen:
 
     def tap(self, widget: Any) -> None:
         assert not widget.disabled, f"{getattr(widget, 'text', widget)!r} is disabled"
+        self.scroll_to(widget)
         x, y = widget.to_window(*widget.center)
         self.tap_at(x, y)
+
+    def scroll_to(self, widget: Any) -> None:
+        """Scrolls the wizard (or any scrolling list) until `widget` is in view, as a finger
+        would."""
+        from kivy.uix.scrollview import ScrollView
+
+        parent = widget.parent
+        while parent is not None and not isinstance(parent, ScrollView):
+            # The window is its own parent: the top of the tree.
+            parent = parent.parent if parent.parent is not parent else None
+        if parent is not None:
+            parent.scroll_to(widget, padding=10, animate=False)
+            self.frames(2)
 
     def tap_text(self, text: str) -> None:
         """Taps the button on the current screen that reads `text`."""

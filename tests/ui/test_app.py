@@ -384,3 +384,28 @@ def test_gpio_buttons_press_the_clock_and_leds_show_whose_time_runs(screen: Scre
     finally:
         pins.reset()
         Device.pin_factory = saved
+
+
+def test_the_wizard_sets_colours_path_patterns_handicap_and_the_hybrid_sides(
+    screen: Screen,
+) -> None:
+    screen.tap_text("New game")
+    wizard = screen.screen()
+    screen.tap(wizard.ids.colour_1)  # red -> green (blue is taken)
+    screen.tap_text("Hybrid")
+    screen.tap_text("2")  # quadrants
+    screen.tap_text("Forward")
+    screen.tap_text("Bonus points")
+    screen.tap_text("P2 one deeper")
+    screen.tap(wizard.toggles["basic_side"][0])  # Hybrid: Player 1 plays Basic
+    choices = wizard.choices()
+    assert choices.colours == ("green", "blue")
+    assert (choices.mode, choices.path, choices.patterns) == ("hybrid", "forward", True)
+    assert (choices.handicap, choices.basic_side, choices.quadrants) == (1, 0, 2)
+    screen.shot("wizard-more")
+    screen.tap_text("Start the game")
+    setup = screen.app.controller.live.state.setup
+    assert [s.colour for s in setup.sides] == ["green", "blue"]
+    assert [s.mode.value if s.mode else None for s in setup.sides] == ["basic", "standard"]
+    assert setup.sides[1].depth == 2 and setup.sides[0].depth is None
+    assert setup.path.value == "forward" and setup.patterns.any
