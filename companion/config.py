@@ -127,6 +127,15 @@ class BrokerConfig:
 
 
 @dataclass(frozen=True)
+class CameraConfig:
+    """The camera over the table: see docs/vision.md."""
+
+    source: str = ""
+    """0, /dev/video2, picamera, a video or a folder of pictures; empty means none (the
+    touchscreen app then takes moves by touch)."""
+
+
+@dataclass(frozen=True)
 class Config:
     store: StoreConfig = field(default_factory=StoreConfig)
     game: GameConfig = field(default_factory=GameConfig)
@@ -134,6 +143,7 @@ class Config:
     clock: ClockConfig = field(default_factory=ClockConfig)
     reader: ReaderConfig = field(default_factory=ReaderConfig)
     broker: BrokerConfig = field(default_factory=BrokerConfig)
+    camera: CameraConfig = field(default_factory=CameraConfig)
     source: str = "defaults"
     """Where this configuration came from: a path, or 'defaults' when no file exists."""
 
@@ -155,6 +165,7 @@ _SECTIONS: dict[str, type] = {
     "clock": ClockConfig,
     "reader": ReaderConfig,
     "broker": BrokerConfig,
+    "camera": CameraConfig,
 }
 
 
@@ -200,6 +211,54 @@ def parse_config(raw: dict[str, Any], source: str) -> Config:
             values[key] = item
         sections[name] = cls(**values)
     return Config(**sections, source=source)
+
+
+def with_changes(config: Config, changes: dict[str, dict[str, Any]]) -> Config:
+    """`config` with some settings changed ({"broker": {"url": ...}, ...}), checked exactly
+    as a file would be: a UserError names the setting at fault."""
+    merged = config.to_dict()
+    for section, values in changes.items():
+        merged.setdefault(section, {}).update(values)
+    return parse_config(merged, config.source)
+
+
+def save_config(config: Config, path: Path | None = None) -> Path:
+    """Writes the settings that differ from the defaults as TOML (atomically: a power cut
+    leaves the old file or the new one, never half of one); returns the path."""
+    path = path or default_config_path()
+    defaults = Config().to_dict()
+    lines = ["# The companion's settings (companion config show lists them all).", ""]
+    for section, values in config.to_dict().items():
+        changed = {k: v for k, v in values.items() if v != defaults[section][k]}
+        if not changed:
+            continue
+        lines.append(f"[{section}]")
+        lines += [f"{key} = {_toml_value(value)}" for key, value in changed.items()]
+        lines.append("")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    scratch = path.with_name(path.name + ".new")
+    scratch.write_text("\n".join(lines), encoding="utf-8")
+    os.replace(scratch, path)
+    return path
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    # A TOML basic string: backslash, quote and control characters escaped.
+    out = []
+    for char in str(value):
+        if char in '"\\':
+            out.append("\\" + char)
+        elif ord(char) < 0x20 or ord(char) == 0x7F:
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
 
 
 def _is_int(value: object) -> bool:

@@ -94,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
             page_url = streaming.page_url
             on_game = lambda referee: streaming.attach(referee, None)  # noqa: E731
         controller = Controller(config, store, on_game=on_game, virtual_table=args.simulate)
-        controller.camera_spec = args.camera
+        controller.config_path = Path(args.config) if args.config else None
+        controller.camera_spec = args.camera or config.camera.source or None
         if args.reader:
             if not config.reader.port:
                 raise UserError("--reader: set [reader] port in the configuration file first")

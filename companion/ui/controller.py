@@ -165,6 +165,8 @@ class Controller:
         self.on_alert = on_alert
         self.on_game = on_game
         self.game: _Game | None = None
+        self.config_path: Path | None = None
+        """Where Settings saves; None for the usual place (`companion config path`)."""
         self._put_down: Callable[[], None] | None = None
         self.virtual_table = virtual_table
         self.call_soon = call_soon or (lambda job: job())

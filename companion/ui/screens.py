@@ -14,6 +14,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
+from kivy.uix.textinput import TextInput
 from kivy.uix.togglebutton import ToggleButton
 
 from companion.live import LiveView
@@ -506,6 +507,99 @@ class EndScreen(AppScreen):
         self.ids.plot.draw_history(view.history, [colour_rgb(c) for c in view.side_colours])
 
 
+SETTINGS_FIELDS: tuple[tuple[str, str, str], ...] = (
+    ("Board id", "game", "board_id"),
+    ("Deck", "game", "deck"),
+    ("Camera", "camera", "source"),
+    ("Reader port", "reader", "port"),
+    ("Reader protocol", "reader", "protocol"),
+    ("Broker URL", "broker", "url"),
+    ("Broker user", "broker", "username"),
+    ("Broker password", "broker", "password"),
+    ("Broker CA file", "broker", "ca_file"),
+    ("Button pins", "pins", "players"),
+    ("Pause pin", "pins", "pause"),
+    ("LED pins", "pins", "leds"),
+    ("Buzzer pin", "pins", "buzzer"),
+)
+"""The settings the screen edits: label, configuration section and key."""
+
+
 class SettingsScreen(AppScreen):
+    """The settings a table needs, edited and saved to the configuration file (checked as
+    the file would be); the display page's address as text and as a QR code."""
+
     details = StringProperty("")
     qr_path = StringProperty("")
+    page_url = StringProperty("")
+    result = StringProperty("")
+    result_colour = ListProperty([1, 1, 1, 1])
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.inputs: dict[tuple[str, str], Any] = {}
+
+    def on_pre_enter(self, *_: Any) -> None:
+        config = self.companion.controller.config
+        values = config.to_dict()
+        grid = self.ids.fields
+        if not self.inputs:
+            for label, section, key in SETTINGS_FIELDS:
+                grid.add_widget(Factory.RowLabel(text=label, height="40dp", size_hint_y=None))
+                field = TextInput(
+                    multiline=False,
+                    font_size="16sp",
+                    size_hint_y=None,
+                    height="40dp",
+                    password=key == "password",
+                )
+                self.inputs[(section, key)] = field
+                grid.add_widget(field)
+        for (section, key), field in self.inputs.items():
+            field.text = _setting_text(values[section][key])
+        self.page_url = self.companion.page_url
+        self.result = ""
+
+    def save(self) -> None:
+        from companion.config import save_config, with_changes
+        from companion.errors import UserError
+
+        controller = self.companion.controller
+        defaults = controller.config.to_dict()
+        changes: dict[str, dict[str, Any]] = {}
+        try:
+            for (section, key), field in self.inputs.items():
+                changes.setdefault(section, {})[key] = _setting_value(
+                    field.text, defaults[section][key], key
+                )
+            config = with_changes(controller.config, changes)
+            path = save_config(config, controller.config_path)
+        except (UserError, ValueError) as err:
+            self.result, self.result_colour = f"Not saved: {err}", [1, 0.45, 0.4, 1]
+            return
+        controller.config = config
+        self.result = f"Saved to {path}. The camera, reader and broker change at the next start."
+        self.result_colour = [0.5, 1, 0.5, 1]
+
+
+def _setting_text(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+def _setting_value(text: str, like: Any, key: str) -> Any:
+    """The typed value of a setting typed on the screen, the type of its current value."""
+    text = text.strip()
+    if isinstance(like, bool):
+        return text.lower() in ("1", "true", "yes", "on")
+    if isinstance(like, int):
+        if not text.lstrip("-").isdigit():
+            raise ValueError(f"{key} must be a whole number, not {text!r}")
+        return int(text)
+    if isinstance(like, list):
+        parts = [p.strip() for p in text.replace(" ", ",").split(",") if p.strip()]
+        if not all(p.isdigit() for p in parts):
+            raise ValueError(f"{key} must be pin numbers separated by commas, not {text!r}")
+        return [int(p) for p in parts]
+    return text

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from kivy.tests.common import UnitTestTouch
 
 from companion.games.contract import TABLE
@@ -409,3 +411,31 @@ def test_the_wizard_sets_colours_path_patterns_handicap_and_the_hybrid_sides(
     assert [s.mode.value if s.mode else None for s in setup.sides] == ["basic", "standard"]
     assert setup.sides[1].depth == 2 and setup.sides[0].depth is None
     assert setup.path.value == "forward" and setup.patterns.any
+
+
+def test_settings_are_edited_checked_and_saved(screen: Screen, tmp_path: Path) -> None:
+    from companion.config import load_config
+
+    path = tmp_path / "settings" / "config.toml"
+    screen.app.controller.config_path = path
+    screen.tap_text("Settings and display page")
+    settings = screen.screen()
+    assert "127.0.0.1:8080" in settings.page_url
+    inputs = settings.inputs
+    assert inputs[("game", "board_id")].text == "table-1"
+    inputs[("pins", "players")].text = "17, twenty-seven"
+    screen.tap(settings.ids.save)
+    assert settings.result.startswith("Not saved:") and "players" in settings.result
+    assert not path.exists()
+    inputs[("pins", "players")].text = "5, 6"
+    inputs[("game", "board_id")].text = "club-3"
+    inputs[("broker", "url")].text = "mqtt://broker.lan:1883"
+    screen.tap(settings.ids.save)
+    assert settings.result.startswith("Saved to"), settings.result
+    saved = load_config(path)
+    assert (saved.game.board_id, saved.broker.url, saved.pins.players) == (
+        "club-3",
+        "mqtt://broker.lan:1883",
+        [5, 6],
+    )
+    screen.shot("settings")
