@@ -85,7 +85,8 @@ def test_partial_record_replays_and_says_what_is_awaited(
     ("text", "message"),
     [
         ("[store\npath = 1", "not valid TOML"),
-        ("[camera]\nindex = 0", "unknown section [camera]"),
+        ("[camera]\nindex = 0", "unknown key camera.index"),
+        ("[lights]\non = true", "unknown section [lights]"),
         ("[store]\nfile = 'x'", "unknown key store.file"),
         ("[store]\npath = 3", "store.path must be str"),
         ("store = 3", "[store] must be a table"),

@@ -32,9 +32,9 @@ def test_changes_are_saved_and_read_back(tmp_path: Path) -> None:
 
 
 def test_a_bad_setting_is_named_and_nothing_is_written(tmp_path: Path) -> None:
-    with pytest.raises(UserError, match="pins.buzzer must be int"):
+    with pytest.raises(UserError, match=r"pins\.buzzer must be int"):
         with_changes(Config(), {"pins": {"buzzer": "thirteen"}})
-    with pytest.raises(UserError, match="unknown key reader.speed"):
+    with pytest.raises(UserError, match=r"unknown key reader\.speed"):
         with_changes(Config(), {"reader": {"speed": 9600}})
     assert not (tmp_path / "config.toml").exists()
 
