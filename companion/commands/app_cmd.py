@@ -102,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
             controller.reader_port = config.reader.port
         stack.callback(controller.close)
         stack.callback(controller.close_camera_setup)
+        stack.callback(controller.stop_enrollment)
         scratch = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         app = CompanionApp(
             controller,

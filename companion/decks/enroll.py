@@ -234,6 +234,51 @@ def prompt(enrollment: Enrollment) -> str:
     return f"[{at}/{total}] scan card {card.number}: {card.name}"
 
 
+class EnrollmentDesk:
+    """Takes card reader events one at a time for an Enrollment: the lines to show for each.
+
+    After a card is taken, the next one is only read once that card has been removed (or
+    another card is presented), so a card lying on the reader is not offered again for the
+    next card. Saves the tag map after every newly accepted tag.
+
+        desk = EnrollmentDesk(enrollment, save=lambda tags: save_tag_map(deck, tags))
+        desk.event(CardPresented(tag, t_ns, "rdm6300"))   # ['  card 1 (Zeus): tag ... saved',
+                                                          #  '[2/100] scan card 2: Hera']
+    """
+
+    def __init__(self, enrollment: Enrollment, *, save: Callable[[dict[str, int]], object]) -> None:
+        self.enrollment = enrollment
+        self.save = save
+        self.last = ""
+        """The last outcome's message, for a screen."""
+        self._waiting_for_removal: str | None = None
+
+    def event(self, event: CardEvent) -> list[str]:
+        enrollment = self.enrollment
+        if enrollment.done:
+            return []
+        if isinstance(event, CardRemoved):
+            if event.tag == self._waiting_for_removal:
+                self._waiting_for_removal = None
+            return []
+        if not isinstance(event, CardPresented):
+            return []
+        tag = normalise_tag(event.tag)
+        if tag == self._waiting_for_removal or not is_tag(tag):
+            return []
+        self._waiting_for_removal = None
+        outcome = enrollment.offer(tag)
+        self.last = outcome.message()
+        lines = ["  " + self.last]
+        if outcome.kind == "accepted":
+            self.save(enrollment.tag_map)
+        if outcome.kind != "duplicate":
+            self._waiting_for_removal = tag
+            if not enrollment.done:
+                lines.append(prompt(enrollment))
+        return lines
+
+
 def run_enrollment(
     enrollment: Enrollment,
     events: Iterable[CardEvent],
@@ -241,37 +286,16 @@ def run_enrollment(
     save: Callable[[dict[str, int]], object],
     say: Callable[[str], object] = print,
 ) -> None:
-    """Takes a tag for each card from `events` until the walk is over or the events end.
-
-    Saves the tag map after every newly accepted tag. After a card is taken, the next one is
-    only read once that card has been removed (or another card is presented), so a card
-    lying on the reader is not offered again for the next card.
-    """
+    """Takes a tag for each card from `events` until the walk is over or the events end."""
     if enrollment.done:
         return
     say(prompt(enrollment))
-    waiting_for_removal: str | None = None
+    desk = EnrollmentDesk(enrollment, save=save)
     for event in events:
-        if isinstance(event, CardRemoved):
-            if event.tag == waiting_for_removal:
-                waiting_for_removal = None
-            continue
-        if not isinstance(event, CardPresented):
-            continue
-        tag = normalise_tag(event.tag)
-        if tag == waiting_for_removal or not is_tag(tag):
-            continue
-        waiting_for_removal = None
-        outcome = enrollment.offer(tag)
-        say("  " + outcome.message())
-        if outcome.kind == "accepted":
-            save(enrollment.tag_map)
-        if outcome.kind != "duplicate":
-            waiting_for_removal = tag
+        for line in desk.event(event):
+            say(line)
         if enrollment.done:
             return
-        if outcome.kind != "duplicate":
-            say(prompt(enrollment))
 
 
 def summary(enrollment: Enrollment) -> str:

@@ -38,6 +38,7 @@ KV_FILES = (
     "end.kv",
     "study.kv",
     "camera.kv",
+    "enroll.kv",
     "settings.kv",
 )
 STEP_SECONDS = 0.2
@@ -98,6 +99,7 @@ class CompanionApp(App):
             screens.EndScreen(name="end"),
             screens.StudyScreen(name="study"),
             screens.CameraScreen(name="camera"),
+            screens.EnrollScreen(name="enroll"),
             settings,
         ):
             screen.companion = self

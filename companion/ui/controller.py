@@ -28,6 +28,7 @@ from companion.clock.display import format_time
 from companion.clock.game import GameClock
 from companion.config import Config
 from companion.decks import find_deck
+from companion.decks.enroll import EnrollmentDesk
 from companion.decks.model import Deck
 from companion.devices.buttons import ButtonPress
 from companion.devices.keyboard import KeyboardButtons
@@ -135,6 +136,17 @@ class ClockFace:
 
 
 @dataclass
+class Enrolling:
+    """A deck being enrolled from the screen."""
+
+    desk: EnrollmentDesk
+    deck_title: str
+    reader: Any
+    simulated: bool
+    reader_text: str
+
+
+@dataclass
 class _Game:
     live: LiveGame
     clock: GameClock | None
@@ -186,6 +198,8 @@ class Controller:
         self.reader: Any = None
         self.desk: ScanDesk | None = None
         self.reader_port = ""
+        self.enrolling: Enrolling | None = None
+        self._enrolled: Callable[[Any], None] = lambda _event: None
         """A real card reader (`companion app --reader`): [reader] port and protocol."""
 
     # -- games -----------------------------------------------------------------------------
@@ -406,6 +420,69 @@ class Controller:
         self.simulated_camera.set_scene(
             Scene(crystals={str(p): (name,) for name, places in plan.items() for p in places})
         )
+
+    def start_enrollment(self, on_change: Callable[[], None]) -> Enrolling:
+        """Enrolls the configured deck's tags on the configured reader, or on a simulated
+        one when none is configured; `on_change` is called (on the app's thread) after every
+        scan."""
+        from companion.decks.enroll import Enrollment
+        from companion.decks.tagmap import load_tag_map, save_tag_map
+
+        self.stop_enrollment()
+        deck = find_deck(self.config.game.deck)
+        enrollment = Enrollment(deck, load_tag_map(deck))
+        desk = EnrollmentDesk(enrollment, save=lambda tags: save_tag_map(deck, tags))
+
+        def heard(event: Any) -> None:
+            def take() -> None:
+                desk.event(event)
+                on_change()
+
+            self.call_soon(take)
+
+        protocol = self.config.reader.protocol
+        if self.config.reader.port and not self.virtual_table:
+            from companion.devices.cardreader.reader import CardReader
+            from companion.devices.cardreader.registry import make_protocol
+
+            reader: Any = CardReader(
+                self.config.reader.port, make_protocol(protocol), on_event=heard
+            )
+            reader.start()
+            text = f"Reader: {protocol} on {self.config.reader.port}"
+            simulated = False
+        else:
+            from companion.devices.cardreader.simulated import SimulatedReader
+
+            reader = SimulatedReader("rdm6300", [c.number for c in deck.cards])
+            text = "Reader: simulated (rdm6300 behind a pseudo-terminal)"
+            simulated = True
+        self.enrolling = Enrolling(desk, deck.title, reader, simulated, text)
+        self._enrolled = heard
+        return self.enrolling
+
+    def scan_next_for_enrollment(self) -> str | None:
+        """On the simulated reader: lays the card the enrollment waits for."""
+        enrolling = self.enrolling
+        if enrolling is None or not enrolling.simulated:
+            return "no simulated reader"
+        card = enrolling.desk.enrollment.expected()
+        if card is None:
+            return "every card has been visited"
+        reader, heard = enrolling.reader, self._enrolled
+
+        def scan() -> None:
+            event = reader.scan(card.number)
+            if event is not None:
+                heard(event)
+
+        threading.Thread(target=scan, name="enroll-scan", daemon=True).start()
+        return None
+
+    def stop_enrollment(self) -> None:
+        if self.enrolling is not None:
+            self.enrolling.reader.close()
+            self.enrolling = None
 
     def study(self) -> StudySession:
         """The study session over the configured deck (opened on first use)."""

@@ -439,3 +439,24 @@ def test_settings_are_edited_checked_and_saved(screen: Screen, tmp_path: Path) -
         [5, 6],
     )
     screen.shot("settings")
+
+
+def test_the_deck_is_enrolled_card_by_card_and_resumes(screen: Screen, tmp_path: Path) -> None:
+    from companion.decks import find_deck
+    from companion.decks.tagmap import load_tag_map
+
+    deck = find_deck("mythologies-of-earth")
+    screen.tap(screen.screen("home").ids.enroll)
+    assert screen.current == "enroll"
+    enroll = screen.screen()
+    assert enroll.simulated and enroll.prompt.startswith("Scan card 1:")
+    screen.tap(enroll.ids.scan_next)
+    assert screen.until(lambda: enroll.prompt.startswith("Scan card 2:"), timeout=20)
+    assert "card 1" in enroll.last and "saved" in enroll.last
+    screen.tap(enroll.ids.scan_next)
+    assert screen.until(lambda: enroll.prompt.startswith("Scan card 3:"), timeout=20)
+    screen.shot("enroll")
+    assert sorted(load_tag_map(deck).values()) == [1, 2]
+    screen.tap_text("Home")
+    screen.tap(screen.screen("home").ids.enroll)  # resumes at the first card with no tag
+    assert screen.screen().prompt.startswith("Scan card 3:")
