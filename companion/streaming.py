@@ -16,7 +16,9 @@ from companion.config import Config
 from companion.errors import UserError
 
 if TYPE_CHECKING:
+    from companion.clock.game import GameClock
     from companion.observations import ScanDesk
+    from companion.publish.stream import GameStream
     from companion.session import Referee
 
 EMBEDDED_PORT = 1883
@@ -34,6 +36,7 @@ class Streaming:
         self.publisher: Any = None
         self.server: Any = None
         self.page_url = ""
+        self.stream: GameStream | None = None
 
     def __enter__(self) -> Streaming:
         from companion.publish.publisher import Publisher
@@ -60,20 +63,28 @@ class Streaming:
         )
         return self
 
-    def attach(self, referee: Referee, scans: ScanDesk | None) -> Callable[[], None]:
+    def attach(
+        self, referee: Referee, scans: ScanDesk | None, clock: GameClock | None = None
+    ) -> Callable[[], None]:
+        """Streams a game (with its card scans and clock, when it has them) until the
+        returned function is called; `stream` is its GameStream meanwhile."""
         from companion.publish.stream import GameStream
 
         stream = GameStream(
             referee,
             self.publisher,
             board_id=self.config.game.board_id,
+            clock=clock,
             scans=scans,
             home_assistant=self.config.broker.home_assistant,
         )
+        self.stream = stream
 
         def done() -> None:
             self.publisher.wait_idle(5.0)
             stream.close()
+            if self.stream is stream:
+                self.stream = None
 
         return done
 

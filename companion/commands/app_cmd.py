@@ -87,12 +87,13 @@ def run(args: argparse.Namespace) -> int:
         store = stack.enter_context(Store.open(config.store.resolved_path()))
         page_url = ""
         on_game = None
+        streaming: Any = None
         if not args.no_stream:
             from companion.streaming import Streaming
 
             streaming = stack.enter_context(Streaming(config, args.display_port))
             page_url = streaming.page_url
-            on_game = lambda referee: streaming.attach(referee, None)  # noqa: E731
+            on_game = streaming.attach
         controller = Controller(config, store, on_game=on_game, virtual_table=args.simulate)
         controller.config_path = Path(args.config) if args.config else None
         controller.camera_spec = args.camera or config.camera.source or None
@@ -110,6 +111,8 @@ def run(args: argparse.Namespace) -> int:
             settings_text=settings_text(config, page_url),
             qr_path=_qr(page_url, scratch) if page_url else "",
         )
+        if streaming is not None:
+            app.on_alerts.append(lambda alerts: _stream_alerts(streaming, alerts))
         if args.gpio:
             _wire_gpio(config, app, controller, stack)
         if args.check:
@@ -125,6 +128,21 @@ def run(args: argparse.Namespace) -> int:
         finally:
             restore_sigterm(previous)
     return 0
+
+
+def _stream_alerts(streaming: Any, alerts: Any) -> None:
+    """The table's alerts on the stream's alert topic: places, colours and rules are public;
+    a wrong card is said without naming the card expected (it could give a place away)."""
+    stream = streaming.stream
+    if stream is None:
+        return
+    for alert in alerts:
+        if alert.zone == "card":
+            stream.alert("a card that is not the one expected was shown", "warning", alert.rule)
+        elif alert.zone == "camera":
+            stream.alert(alert.text, "warning", None)
+        else:
+            stream.alert(alert.text, "warning", alert.rule)
 
 
 def _wire_gpio(config: Config, app: Any, controller: Any, stack: ExitStack) -> None:

@@ -73,6 +73,8 @@ class CompanionApp(App):
         # The virtual camera reads on its own thread; the game is played on Kivy's.
         controller.call_soon = lambda job: Clock.schedule_once(lambda _dt: job())
         self.alerts_heard: list[tuple[AlertView, ...]] = []
+        self.on_alerts: list[Any] = []
+        """Called with every new alert (the stream's alert topic, say)."""
         self.alarm: Any = None
         """Something with `sound()` (the GPIO buzzer) to call on every new alert."""
         self.lights: Any = None
@@ -142,6 +144,11 @@ class CompanionApp(App):
         self.alerts_heard.append(alerts)
         if self.alarm is not None:
             self.alarm.sound()
+        for hand_on in self.on_alerts:
+            try:
+                hand_on(alerts)
+            except Exception:
+                log.warning("an alert listener failed", exc_info=True)
         log.info("alert on %s", ", ".join(a.zone for a in alerts))
 
     # -- inside ----------------------------------------------------------------------------

@@ -163,14 +163,16 @@ class Controller:
         *,
         camera: bool = False,
         on_alert: Callable[[tuple[AlertView, ...]], None] | None = None,
-        on_game: Callable[[Referee], Callable[[], None]] | None = None,
+        on_game: Callable[[Referee, GameClock | None, ScanDesk | None], Callable[[], None]]
+        | None = None,
         virtual_table: bool = False,
         call_soon: Callable[[Callable[[], None]], None] | None = None,
     ) -> None:
-        """`on_game` is called with each game taken up (to stream it, say) and returns what
-        to call when the game is put down. With `virtual_table`, each game is played on a
-        simulated table filmed by the virtual camera (companion/virtual_table.py): the camera
-        is on, and `call_soon` carries what it reads over to the thread that plays the game."""
+        """`on_game` is called with each game taken up, its clock and its card scans (to
+        stream it, say) and returns what to call when the game is put down. With
+        `virtual_table`, each game is played on a simulated table filmed by the virtual
+        camera (companion/virtual_table.py): the camera is on, and `call_soon` carries what
+        it reads over to the thread that plays the game."""
         self.config = config
         self.store = store
         self.camera = camera
@@ -266,7 +268,7 @@ class Controller:
         game_clock = GameClock.attach(referee)
         self.game = _Game(live, game_clock, table, opponent_side)
         if self.on_game is not None:
-            self._put_down = self.on_game(referee)
+            self._put_down = self.on_game(referee, game_clock, self.desk)
         return live
 
     def _lay_table(self, live: LiveGame, side_count: int) -> None:

@@ -1,0 +1,43 @@
+"""What the app's alerts put on the stream: public facts only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.commands.app_cmd import _stream_alerts
+from companion.live import AlertView
+
+
+class Stream:
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, str, str | None]] = []
+
+    def alert(self, text: str, level: str = "warning", rule: str | None = None) -> None:
+        self.sent.append((text, level, rule))
+
+
+class Streaming:
+    def __init__(self) -> None:
+        self.stream: Any = Stream()
+
+
+def test_table_alerts_go_out_with_their_rule_and_a_wrong_card_without_its_number() -> None:
+    streaming = Streaming()
+    _stream_alerts(
+        streaming,
+        (
+            AlertView("13", "place 13: it is Ann's turn, not Bo's (MW-SM1)", "MW-SM1", False),
+            AlertView(
+                "card", "card 12 is not the card the rules expect now (card 17)", "cards", False
+            ),
+        ),
+    )
+    (table, card) = streaming.stream.sent
+    assert table == ("place 13: it is Ann's turn, not Bo's (MW-SM1)", "warning", "MW-SM1")
+    assert "12" not in card[0] and "17" not in card[0] and card[2] == "cards"
+
+
+def test_nothing_is_sent_when_no_game_is_streamed() -> None:
+    streaming = Streaming()
+    streaming.stream = None
+    _stream_alerts(streaming, (AlertView("13", "x", "MW-SM1", False),))
