@@ -107,6 +107,9 @@ class LiveView:
     """Every side's score after each committed move, for the end screen's plot."""
     seq: int
     takeback: TakebackView | None = None
+    card_front: str = ""
+    """The front of the card being presented, when the rules show it to everyone (Basic
+    play, lightning rounds): 'Card 17: ...'."""
     check: CardCheck | None = None
     """Only while the table judges a card: its answers, for the verifier panel. Hidden
     information: the screen shows it only on request, and it is never logged or streamed."""
@@ -304,8 +307,20 @@ class LiveGame:
             history=tuple(self._history),
             seq=self.referee.seq,
             takeback=self._takeback_view(),
+            card_front=self._card_front(state),
             check=self._card_check(state),
         )
+
+    def _card_front(self, state: State) -> str:
+        if self.deck is None:
+            return ""
+        # What the whole table may see, as the engine decides it.
+        public = self.referee.engine.view(state, "spectator")
+        number = public.get("current_card")
+        if not number or not public.get("card_front_shown"):
+            return ""
+        card = self.deck.card(int(number))
+        return f"Card {card.number}: {card.front}" if card is not None else ""
 
     def _takeback_view(self) -> TakebackView | None:
         if self._takeback is None:

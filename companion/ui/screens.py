@@ -176,6 +176,7 @@ class LiveScreen(AppScreen):
     message = StringProperty("")
     held = BooleanProperty(False)
     timed = BooleanProperty(False)
+    card_front = StringProperty("")
     has_check = BooleanProperty(False)
     """The table is judging a card: the verifier panel can show its answers."""
     card_text = StringProperty("")
@@ -198,6 +199,7 @@ class LiveScreen(AppScreen):
         if view.camera.startswith("lost"):
             self.alerts = (self.alerts + "\n" if self.alerts else "") + "Camera " + view.camera
         self.message = view.message
+        self.card_front = view.card_front
         self.held = view.held
         self.has_check = view.check is not None
         if view.check is None:
@@ -567,6 +569,8 @@ SETTINGS_FIELDS: tuple[tuple[str, str, str], ...] = (
     ("Broker user", "broker", "username"),
     ("Broker password", "broker", "password"),
     ("Broker CA file", "broker", "ca_file"),
+    ("Client cert", "broker", "cert_file"),
+    ("Client key", "broker", "key_file"),
     ("Button pins", "pins", "players"),
     ("Pause pin", "pins", "pause"),
     ("LED pins", "pins", "leds"),

@@ -96,6 +96,8 @@ def test_a_basic_turn_answered_right(screen: Screen) -> None:
     through_setup(screen)
     view = screen.view()
     assert view.actor == "the table" and {b.key for b in view.buttons} >= {"right", "wrong"}
+    # The presented card's front is for everyone to see; its answers are not.
+    assert view.card_front.startswith("Card ") and screen.screen("live").card_front
     first = screen.app.controller.live.state.turn
     (place,) = view.places
     screen.decide("right")
