@@ -120,10 +120,17 @@ class SimulatedCamera:
         really lies there."""
 
     @classmethod
-    def start(cls, settings: CameraSettings, side_count: int, seed: int) -> SimulatedCamera | str:
-        """A calibrated camera over an empty board, or why there is none."""
+    def start(
+        cls,
+        settings: CameraSettings,
+        side_count: int,
+        seed: int,
+        colours: PieceColours | None = None,
+    ) -> SimulatedCamera | str:
+        """A calibrated camera over an empty board, or why there is none. `colours` are the
+        game's crystals (the default set's red, blue, ... and yellow when not given)."""
         try:
-            return cls._calibrated(settings, side_count, seed)
+            return cls._calibrated(settings, side_count, seed, colours)
         except Exception as err:
             # The camera rides along with the game: nothing in it may stop the game.
             log.warning("the virtual camera could not start", exc_info=True)
@@ -131,7 +138,11 @@ class SimulatedCamera:
 
     @classmethod
     def _calibrated(
-        cls, settings: CameraSettings, side_count: int, seed: int
+        cls,
+        settings: CameraSettings,
+        side_count: int,
+        seed: int,
+        chosen: PieceColours | None = None,
     ) -> SimulatedCamera | str:
         import numpy as np
 
@@ -142,7 +153,10 @@ class SimulatedCamera:
         from vision.synth import CHALLENGE, PALETTE, SIDES, Scene, SyntheticCamera
         from vision.synth.conditions import Conditions, random_conditions
 
-        colours = piece_colours(side_count, SIDES, CHALLENGE, tuple(PALETTE))
+        colours = chosen or piece_colours(side_count, SIDES, CHALLENGE, tuple(PALETTE))
+        unknown = [c for c in (*colours.sides, colours.challenge) if c not in PALETTE]
+        if unknown:
+            return f"the virtual camera has no {', '.join(unknown)} crystals"
         if settings.seed is None:
             conditions = Conditions.easy()
         else:

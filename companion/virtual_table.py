@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from companion.camera_check import hand_moves
+from companion.games.memwars.board_pieces import PieceColours
 from companion.simulated_camera import CameraSettings, SimulatedCamera
 
 if TYPE_CHECKING:
@@ -78,9 +79,16 @@ class VirtualTable:
 
     @classmethod
     def start(
-        cls, side_count: int, on_seen: Seen, seed: int = 0, fps: float | None = None
+        cls,
+        side_count: int,
+        on_seen: Seen,
+        seed: int = 0,
+        fps: float | None = None,
+        colours: PieceColours | None = None,
     ) -> VirtualTable | str:
-        filming = SimulatedCamera.start(CameraSettings(), side_count=side_count, seed=seed)
+        filming = SimulatedCamera.start(
+            CameraSettings(), side_count=side_count, seed=seed, colours=colours
+        )
         if isinstance(filming, str):
             return filming
         table = cls(filming, on_seen, fps=fps)

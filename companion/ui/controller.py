@@ -69,6 +69,9 @@ class GameChoices:
     mode: str = "standard"
     names: tuple[str, ...] = ("Player 1", "Player 2")
     colours: tuple[str, ...] = ("red", "blue")
+    sides: int = 2
+    """How many sides (2 to 4); sides past the names given are 'Player 3', ... in colours
+    nobody has taken."""
     quadrants: int = 4
     depth: int = 1
     topology: str = "flat"
@@ -96,10 +99,12 @@ class GameChoices:
 
 def setup_for(choices: GameChoices, deck: Deck, seed: int) -> dict[str, Any]:
     """The engine's setup for the wizard's choices."""
-    count = 1 if choices.solitaire else len(choices.names)
+    count = 1 if choices.solitaire else choices.sides
+    names = [*choices.names[:count]] + [f"Player {i + 1}" for i in range(len(choices.names), count)]
+    colours = [*choices.colours[:count]]
+    colours += [c for c in COLOURS if c not in colours][: count - len(colours)]
     sides: list[dict[str, Any]] = [
-        {"name": name, "colour": colour}
-        for name, colour in zip(choices.names[:count], choices.colours, strict=False)
+        {"name": name, "colour": colour} for name, colour in zip(names, colours, strict=True)
     ]
     if choices.mode == "hybrid":
         for index, side in enumerate(sides):
@@ -258,7 +263,7 @@ class Controller:
         )
         self._open_reader(live, referee)
         if self.virtual_table:
-            self._lay_table(live, len(setup.sides))
+            self._lay_table(live, colours)
         elif self.camera_spec is not None:
             self._watch(live, self.camera_spec)
         table = None
@@ -271,14 +276,14 @@ class Controller:
             self._put_down = self.on_game(referee, game_clock, self.desk)
         return live
 
-    def _lay_table(self, live: LiveGame, side_count: int) -> None:
+    def _lay_table(self, live: LiveGame, colours: PieceColours) -> None:
         def seen(board: dict[str, tuple[str, ...]]) -> None:
             self.call_soon(lambda: live.table_seen(board))
 
         def failed(why: str) -> None:
             self.call_soon(lambda: live.camera_lost(why))
 
-        table = VirtualTable.start(side_count, on_seen=seen)
+        table = VirtualTable.start(len(colours.sides), on_seen=seen, colours=colours)
         if isinstance(table, str):
             self.table_problem = table
             live.camera_lost(f"the virtual camera did not start: {table}")

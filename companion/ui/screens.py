@@ -5,6 +5,7 @@ handlers the buttons call. Every decision goes to the controller; no rule is dec
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock
@@ -58,6 +59,7 @@ class HomeScreen(AppScreen):
 
 CHOICE_ROWS: tuple[tuple[str, str, tuple[tuple[str, Any], ...]], ...] = (
     ("Game", "mode", tuple((m.capitalize(), m) for m in MODES)),
+    ("Sides", "sides", (("2", 2), ("3", 3), ("4", 4))),
     ("Quadrants", "quadrants", tuple((str(n), n) for n in (1, 2, 3, 4))),
     ("Depth", "depth", tuple((str(n), n) for n in (1, 2, 3))),
     ("Topology", "topology", (("Flat", "flat"), ("Competitive", "competitive"))),
@@ -81,6 +83,15 @@ CHOICE_ROWS: tuple[tuple[str, str, tuple[tuple[str, Any], ...]], ...] = (
 """The wizard's rows: label, GameChoices field, (button text, value) for each option."""
 
 
+def deck_options(configured: str) -> tuple[tuple[str, str], ...]:
+    """The decks a game can be played with: the configured one first ('' stands for it),
+    then the other bundled ones."""
+    from companion.decks import bundled_decks
+
+    others = tuple((name, name) for name in bundled_decks() if name != configured)
+    return ((f"{Path(configured).stem} (set up)", ""), *others)
+
+
 class NewGameScreen(AppScreen):
     solitaire = BooleanProperty(False)
     problem = StringProperty("")
@@ -100,7 +111,8 @@ class NewGameScreen(AppScreen):
     def _build_rows(self) -> None:
         defaults = GameChoices()
         rows = self.ids.rows
-        for label, key, options in CHOICE_ROWS:
+        decks = deck_options(self.companion.controller.config.game.deck)
+        for label, key, options in (*CHOICE_ROWS, ("Deck", "deck", decks)):
             row = BoxLayout(size_hint_y=None, height="40dp", spacing="6dp")
             row.add_widget(Factory.RowLabel(text=label))
             self.toggles[key] = {}
@@ -113,6 +125,7 @@ class NewGameScreen(AppScreen):
                 row.add_widget(button)
             rows.add_widget(row)
         self.picks = {key: getattr(defaults, key) for _, key, _ in CHOICE_ROWS}
+        self.picks["deck"] = defaults.deck
 
     def _picker(self, key: str, value: Any) -> Callable[[Any], None]:
         return lambda _button: self.pick(key, value)
@@ -150,6 +163,8 @@ class NewGameScreen(AppScreen):
             patterns=self.picks["patterns"],
             handicap=self.picks["handicap"],
             basic_side=self.picks["basic_side"],
+            sides=self.picks["sides"],
+            deck=self.picks["deck"],
             quadrants=self.picks["quadrants"],
             depth=self.picks["depth"],
             topology=self.picks["topology"],

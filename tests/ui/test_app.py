@@ -397,7 +397,7 @@ def test_the_wizard_sets_colours_path_patterns_handicap_and_the_hybrid_sides(
     wizard = screen.screen()
     screen.tap(wizard.ids.colour_1)  # red -> green (blue is taken)
     screen.tap_text("Hybrid")
-    screen.tap_text("2")  # quadrants
+    screen.tap(wizard.toggles["quadrants"][2])
     screen.tap_text("Forward")
     screen.tap_text("Bonus points")
     screen.tap_text("P2 one deeper")
@@ -462,3 +462,21 @@ def test_the_deck_is_enrolled_card_by_card_and_resumes(screen: Screen, tmp_path:
     screen.tap_text("Home")
     screen.tap(screen.screen("home").ids.enroll)  # resumes at the first card with no tag
     assert screen.screen().prompt.startswith("Scan card 3:")
+
+
+def test_a_game_of_three_sides_each_in_its_own_colour(screen: Screen) -> None:
+    screen.tap_text("New game")
+    wizard = screen.screen()
+    screen.tap(wizard.toggles["sides"][3])
+    screen.tap(wizard.toggles["quadrants"][1])
+    assert wizard.choices().deck == ""  # the configured deck
+    screen.tap_text("Start the game")
+    setup = screen.app.controller.live.state.setup
+    assert [(s.name, s.colour) for s in setup.sides] == [
+        ("Player 1", "red"),
+        ("Player 2", "blue"),
+        ("Player 3", "green"),
+    ]
+    through_setup(screen)
+    assert len(screen.screen("live").side_labels) == 3
+    screen.shot("live-three-sides")
