@@ -242,14 +242,7 @@ class Store:
         action_text = _dumps(dict(action))
         event_texts = [_dumps(dict(event)) for event in events]
         with self._transaction(f"cannot record action {seq} of game {game_id}") as conn:
-            row = conn.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
-            if row is None:
-                raise UnknownGame(game_id, where=str(self.path))
-            if row[0] != "playing":
-                raise StoreError(
-                    f"game {game_id} is {row[0]}; no more actions can be recorded",
-                    where=str(self.path),
-                )
+            self._require_playing(conn, game_id, "no more actions can be recorded")
             last_seq, last_t = conn.execute(
                 "SELECT seq, t FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
                 (game_id,),
@@ -298,18 +291,19 @@ class Store:
                 (game_id, n, t_ns, text),
             )
 
+    def _require_playing(self, conn: sqlite3.Connection, game_id: int, refusal: str) -> None:
+        """Inside a write: the game exists and is being played, or an error saying `refusal`."""
+        row = conn.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise UnknownGame(game_id, where=str(self.path))
+        if row[0] != "playing":
+            raise StoreError(f"game {game_id} is {row[0]}; {refusal}", where=str(self.path))
+
     def take_back(self, game_id: int, seq: int, t: float) -> None:
         """Records that action `seq`, the last that counts, is taken back (both sides
         agreed); committed when this returns. The action stays in the file."""
         with self._transaction(f"cannot take back action {seq} of game {game_id}") as conn:
-            row = conn.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
-            if row is None:
-                raise UnknownGame(game_id, where=str(self.path))
-            if row[0] != "playing":
-                raise StoreError(
-                    f"game {game_id} is {row[0]}; nothing can be taken back",
-                    where=str(self.path),
-                )
+            self._require_playing(conn, game_id, "nothing can be taken back")
             last = conn.execute(
                 f"SELECT MAX(seq) FROM actions AS a WHERE game_id = ? AND {_LIVE.format('a')}",
                 (game_id,),
