@@ -68,6 +68,9 @@ class CompanionApp(App):
         self.qr_path = qr_path
         self.manager: ScreenManager | None = None
         self._since_opponent = 0.0
+        self.opponent_pause = OPPONENT_PAUSE
+        """Seconds between the simulated opponent's moves (a test that plays for it sets
+        this to infinity)."""
         self._unsubscribe: Any = None
         controller.on_alert = self.alerted
         # The virtual camera reads on its own thread; the game is played on Kivy's.
@@ -178,7 +181,7 @@ class CompanionApp(App):
         if self.controller.game is None or self.manager is None:
             return
         self._since_opponent += dt
-        if self._since_opponent >= OPPONENT_PAUSE:
+        if self._since_opponent >= self.opponent_pause:
             if self.controller.step():
                 self._since_opponent = 0.0
         else:

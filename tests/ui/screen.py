@@ -28,6 +28,9 @@ class Screen:
     def open(cls, controller: Controller, shots: Path) -> Screen:
         global _started
         app = CompanionApp(controller, page_url="http://127.0.0.1:8080/")
+        # The tests make the simulated opponent's moves themselves, when they choose: the
+        # app's own timer would race them on a busy machine.
+        app.opponent_pause = float("inf")
         root = app.build()
         app.root = root
         for child in list(Window.children):
