@@ -16,11 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from kivy.app import App
+from kivy.base import ExceptionHandler, ExceptionManager
 from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.lang import Builder
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
+from companion.errors import UserError
 from companion.live import AlertView, LiveView
 from companion.ui import screens
 from companion.ui.board import BoardView
@@ -76,6 +78,8 @@ class CompanionApp(App):
         # The virtual camera reads on its own thread; the game is played on Kivy's.
         controller.call_soon = lambda job: Clock.schedule_once(lambda _dt: job())
         self.alerts_heard: list[tuple[AlertView, ...]] = []
+        self.notices: list[str] = []
+        """Every message shown with `notify`, oldest first."""
         self.on_alerts: list[Any] = []
         """Called with every new alert (the stream's alert topic, say)."""
         self.alarm: Any = None
@@ -86,6 +90,20 @@ class CompanionApp(App):
         """Set (by SIGTERM, say) to close the app at its next step."""
         self.on_first_frame: Any = None
         """Called once, with no arguments, when the window has drawn its first frame."""
+
+    def notify(self, text: str) -> None:
+        """A message over whatever screen is up, until it is touched."""
+        from kivy.uix.label import Label
+        from kivy.uix.popup import Popup
+
+        label = Label(text=text, font_size="18sp", halign="center")
+        label.bind(size=lambda widget, size: setattr(widget, "text_size", size))
+        popup = Popup(
+            title="The companion says", content=label, size_hint=(0.8, 0.5), auto_dismiss=True
+        )
+        popup.bind(on_touch_down=lambda *_: popup.dismiss())
+        popup.open()
+        self.notices.append(text)
 
     def build(self) -> ScreenManager:
         for name in KV_FILES:
@@ -110,6 +128,10 @@ class CompanionApp(App):
             screen.companion = self
             manager.add_widget(screen)
         self.manager = manager
+        for handler in list(ExceptionManager.handlers):
+            if isinstance(handler, _Shown):  # an earlier app's, in the same process
+                ExceptionManager.remove_handler(handler)
+        ExceptionManager.add_handler(_Shown(self))
         Clock.schedule_interval(self.step, STEP_SECONDS)
         from kivy.core.window import Window
 
@@ -192,3 +214,23 @@ class CompanionApp(App):
             self.screen("live").show_clocks()
         if self.lights is not None:
             self.controller.show_lights(self.lights)
+
+
+class _Shown(ExceptionHandler):
+    """What goes wrong behind a touch is said on the screen, and the app goes on: a
+    UserError (a bad deck, a camera that will not open) in its own words, anything else
+    logged with its traceback and named. Nothing a game holds is lost: it is in the store."""
+
+    def __init__(self, app: CompanionApp) -> None:
+        super().__init__()
+        self.app = app
+
+    def handle_exception(self, inst: BaseException) -> Any:
+        if isinstance(inst, KeyboardInterrupt | SystemExit):
+            return ExceptionManager.RAISE
+        if isinstance(inst, UserError):
+            self.app.notify(str(inst))
+        else:
+            log.error("the app hit an unexpected error", exc_info=inst)
+            self.app.notify(f"Unexpected error: {type(inst).__name__}: {inst}")
+        return ExceptionManager.PASS

@@ -18,7 +18,7 @@ import logging
 import secrets
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -157,7 +157,6 @@ class _Game:
     clock: GameClock | None
     opponent: SimulatedTable | None
     opponent_side: int
-    alerts: list[tuple[AlertView, ...]] = field(default_factory=list)
 
 
 class Controller:
@@ -190,13 +189,10 @@ class Controller:
         self.virtual_table = virtual_table
         self.call_soon = call_soon or (lambda job: job())
         self.table: VirtualTable | None = None
-        self.table_problem = ""
         self._keys: KeyboardButtons | None = None
         self._study: StudySession | None = None
-        self.grab: Callable[[], Any] | None = None
-        """The camera's next frame, when a camera is given; else the setup screen films a
-        simulated table."""
         self.simulated_camera: Any = None
+        """The setup screen's camera when no real one is given: a simulated table."""
         self._camera_setup: CameraSetup | None = None
         self._camera_source: Any = None
         self.camera_spec: str | None = None
@@ -205,9 +201,9 @@ class Controller:
         self.reader: Any = None
         self.desk: ScanDesk | None = None
         self.reader_port = ""
+        """A real card reader (`companion app --reader`): [reader] port and protocol."""
         self.enrolling: Enrolling | None = None
         self._enrolled: Callable[[Any], None] = lambda _event: None
-        """A real card reader (`companion app --reader`): [reader] port and protocol."""
 
     # -- games -----------------------------------------------------------------------------
 
@@ -285,7 +281,6 @@ class Controller:
 
         table = VirtualTable.start(len(colours.sides), on_seen=seen, colours=colours)
         if isinstance(table, str):
-            self.table_problem = table
             live.camera_lost(f"the virtual camera did not start: {table}")
             return
         table.on_failure = failed
@@ -384,8 +379,8 @@ class Controller:
         """Setting the camera up: on the camera given, else on a simulated one (whose
         table `lay_calibration_plan` lays)."""
         if self._camera_setup is None:
-            grab = self.grab
-            if grab is None and self.camera_spec is not None:
+            grab: Callable[[], Any] | None = None
+            if self.camera_spec is not None:
                 from vision.sources import open_source
 
                 source = open_source(self.camera_spec)

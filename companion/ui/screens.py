@@ -444,7 +444,13 @@ class CameraScreen(AppScreen):
         self._refresh: Any = None
 
     def on_pre_enter(self, *_: Any) -> None:
-        setup = self.companion.controller.camera_setup()
+        from companion.errors import UserError
+
+        try:
+            setup = self.companion.controller.camera_setup()
+        except UserError as err:  # the camera given cannot be opened
+            self.status, self.instructions, self.result = str(err), "", ""
+            return
         self.instructions = setup.instructions
         self.simulated = self.companion.controller.simulated_camera is not None
         self.result = ""
@@ -458,7 +464,13 @@ class CameraScreen(AppScreen):
         self.companion.controller.close_camera_setup()
 
     def refresh(self) -> None:
-        picture, self.status = self.companion.controller.camera_setup().preview()
+        from companion.errors import UserError
+
+        try:
+            picture, self.status = self.companion.controller.camera_setup().preview()
+        except UserError as err:  # the camera stopped (unplugged, say)
+            self.status = str(err)
+            return
         if picture is not None:
             self.ids.preview.texture = texture_of(picture)
 

@@ -480,3 +480,26 @@ def test_a_game_of_three_sides_each_in_its_own_colour(screen: Screen) -> None:
     through_setup(screen)
     assert len(screen.screen("live").side_labels) == 3
     screen.shot("live-three-sides")
+
+
+def test_what_goes_wrong_behind_a_touch_is_said_and_the_app_goes_on(screen: Screen) -> None:
+    from kivy.base import ExceptionManager
+
+    from companion.errors import UserError
+    from companion.ui.app import _Shown
+
+    (handler,) = [h for h in ExceptionManager.handlers if isinstance(h, _Shown)]
+    assert handler.handle_exception(UserError("no deck called 'nope'")) == ExceptionManager.PASS
+    assert handler.handle_exception(RuntimeError("boom")) == ExceptionManager.PASS
+    assert screen.app.notices == ["no deck called 'nope'", "Unexpected error: RuntimeError: boom"]
+    screen.shot("notice")
+    assert handler.handle_exception(KeyboardInterrupt()) == ExceptionManager.RAISE
+
+
+def test_a_camera_that_cannot_be_opened_is_said_on_the_setup_screen(screen: Screen) -> None:
+    screen.app.controller.camera_spec = "/nowhere/frames.mp4"
+    screen.tap_text("Set up the camera")
+    camera = screen.screen()
+    assert camera.status == "/nowhere/frames.mp4: no such video file"
+    screen.tap_text("Home")
+    assert screen.current == "home"
