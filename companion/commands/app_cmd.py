@@ -78,6 +78,12 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--size must look like 800x480, not {args.size!r}")
     config = load_config(Path(args.config) if args.config else None)
     width, height = int(match.group(1)), int(match.group(2))
+    if not args.check and not has_screen():
+        raise UserError(
+            "no screen to draw on: run it on the Pi's display or a desktop (DISPLAY or "
+            "WAYLAND_DISPLAY set); without a screen, `companion run --simulate --no-app` plays "
+            "a game in the terminal"
+        )
     _configure_kivy(width, height, args.fullscreen)
     from companion.store import Store
     from companion.ui.app import CompanionApp
@@ -213,6 +219,17 @@ def _configure_kivy(width: int, height: int, fullscreen: bool) -> None:
     KivyConfig.set("graphics", "fullscreen", "auto" if fullscreen else "0")
     KivyConfig.set("input", "mouse", "mouse,multitouch_on_demand")
     KivyConfig.set("kivy", "exit_on_escape", "0" if fullscreen else "1")
+
+
+def has_screen() -> bool:
+    """Whether there is a screen to draw on: a desktop, the Pi's display (KMS), or a video
+    driver chosen on purpose."""
+    return bool(
+        os.environ.get("DISPLAY")
+        or os.environ.get("WAYLAND_DISPLAY")
+        or os.environ.get("SDL_VIDEODRIVER")  # chosen on purpose (kmsdrm, offscreen)
+        or _has_kms()
+    )
 
 
 def _has_kms() -> bool:

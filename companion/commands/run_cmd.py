@@ -14,7 +14,6 @@ page is served for anyone to watch. `make run` starts it.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import threading
 from pathlib import Path
@@ -45,7 +44,7 @@ def register(commands: Any) -> None:
         action=argparse.BooleanOptionalAction,
         default=None,
         help="open the touchscreen app and play on a simulated table (default: when there "
-        "is a screen, i.e. DISPLAY or WAYLAND_DISPLAY is set); --no-app plays a narrated "
+        "is a screen: a desktop, or the Pi's display); --no-app plays a narrated "
         "game between simulated players in the terminal",
     )
     parser.add_argument("--delay", type=float, default=0.0, help="seconds between moves")
@@ -75,9 +74,9 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.app if args.app is not None else has_screen():
-        from companion.commands import app_cmd
+    from companion.commands import app_cmd
 
+    if args.app if args.app is not None else app_cmd.has_screen():
         return app_cmd.run(
             argparse.Namespace(
                 config=args.config,
@@ -127,7 +126,3 @@ def run(args: argparse.Namespace) -> int:
             )
             threading.Event().wait(None if linger == float("inf") else linger)
     return code
-
-
-def has_screen() -> bool:
-    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
