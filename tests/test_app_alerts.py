@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from companion.commands.app_cmd import _stream_alerts
 from companion.live import AlertView
 
@@ -41,3 +43,17 @@ def test_nothing_is_sent_when_no_game_is_streamed() -> None:
     streaming = Streaming()
     streaming.stream = None
     _stream_alerts(streaming, (AlertView("13", "x", "MW-SM1", False),))
+
+
+def test_the_app_with_no_screen_says_so_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from companion.cli import main
+    from companion.commands import app_cmd
+
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(app_cmd, "_has_kms", lambda: False)
+    assert main(["app"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("companion: error: no screen to draw on") and err.count("\n") == 1
