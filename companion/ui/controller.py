@@ -28,7 +28,6 @@ from companion.clock.display import format_time
 from companion.clock.game import GameClock
 from companion.config import Config
 from companion.decks import find_deck
-from companion.decks.enroll import EnrollmentDesk
 from companion.decks.model import Deck
 from companion.devices.buttons import ButtonPress
 from companion.devices.keyboard import KeyboardButtons
@@ -42,6 +41,7 @@ from companion.session import Referee
 from companion.store import GameRow, Store
 from companion.study.log import StudyLog
 from companion.study.session import StudySession
+from companion.ui.enrolling import Enrolling
 from companion.virtual_table import VirtualTable
 
 log = logging.getLogger(__name__)
@@ -141,17 +141,6 @@ class ClockFace:
 
 
 @dataclass
-class Enrolling:
-    """A deck being enrolled from the screen."""
-
-    desk: EnrollmentDesk
-    deck_title: str
-    reader: Any
-    simulated: bool
-    reader_text: str
-
-
-@dataclass
 class _Game:
     live: LiveGame
     clock: GameClock | None
@@ -203,7 +192,6 @@ class Controller:
         self.reader_port = ""
         """A real card reader (`companion app --reader`): [reader] port and protocol."""
         self.enrolling: Enrolling | None = None
-        self._enrolled: Callable[[Any], None] = lambda _event: None
 
     # -- games -----------------------------------------------------------------------------
 
@@ -424,66 +412,22 @@ class Controller:
         )
 
     def start_enrollment(self, on_change: Callable[[], None]) -> Enrolling:
-        """Enrolls the configured deck's tags on the configured reader, or on a simulated
-        one when none is configured; `on_change` is called (on the app's thread) after every
-        scan."""
-        from companion.decks.enroll import Enrollment
-        from companion.decks.tagmap import load_tag_map, save_tag_map
-
+        """Enrolls the configured deck's tags (companion/ui/enrolling.py); `on_change` is
+        called on the app's thread after every scan."""
         self.stop_enrollment()
-        deck = find_deck(self.config.game.deck)
-        enrollment = Enrollment(deck, load_tag_map(deck))
-        desk = EnrollmentDesk(enrollment, save=lambda tags: save_tag_map(deck, tags))
-
-        def heard(event: Any) -> None:
-            def take() -> None:
-                desk.event(event)
-                on_change()
-
-            self.call_soon(take)
-
-        protocol = self.config.reader.protocol
-        if self.config.reader.port and not self.virtual_table:
-            from companion.devices.cardreader.reader import CardReader
-            from companion.devices.cardreader.registry import make_protocol
-
-            reader: Any = CardReader(
-                self.config.reader.port, make_protocol(protocol), on_event=heard
-            )
-            reader.start()
-            text = f"Reader: {protocol} on {self.config.reader.port}"
-            simulated = False
-        else:
-            from companion.devices.cardreader.simulated import SimulatedReader
-
-            reader = SimulatedReader("rdm6300", [c.number for c in deck.cards])
-            text = "Reader: simulated (rdm6300 behind a pseudo-terminal)"
-            simulated = True
-        self.enrolling = Enrolling(desk, deck.title, reader, simulated, text)
-        self._enrolled = heard
+        self.enrolling = Enrolling.start(
+            self.config, call_soon=self.call_soon, on_change=on_change, simulated=self.virtual_table
+        )
         return self.enrolling
 
     def scan_next_for_enrollment(self) -> str | None:
-        """On the simulated reader: lays the card the enrollment waits for."""
-        enrolling = self.enrolling
-        if enrolling is None or not enrolling.simulated:
-            return "no simulated reader"
-        card = enrolling.desk.enrollment.expected()
-        if card is None:
-            return "every card has been visited"
-        reader, heard = enrolling.reader, self._enrolled
-
-        def scan() -> None:
-            event = reader.scan(card.number)
-            if event is not None:
-                heard(event)
-
-        threading.Thread(target=scan, name="enroll-scan", daemon=True).start()
-        return None
+        if self.enrolling is None:
+            return "no deck is being enrolled"
+        return self.enrolling.scan_next()
 
     def stop_enrollment(self) -> None:
         if self.enrolling is not None:
-            self.enrolling.reader.close()
+            self.enrolling.close()
             self.enrolling = None
 
     def study(self) -> StudySession:
