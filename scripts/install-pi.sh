@@ -21,7 +21,7 @@
 set -euo pipefail
 
 # The command the unit runs, from the virtual environment's bin/ directory.
-APP_COMMAND="companion app --fullscreen"
+APP_COMMAND="companion app --fullscreen --gpio"
 
 UNIT_NAME="tabletop-companion.service"
 RULES_NAME="99-tabletop-companion.rules"

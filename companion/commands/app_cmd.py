@@ -45,9 +45,9 @@ def register(commands: Any) -> None:
         "pictures (default: none, or the simulated table with --simulate)",
     )
     parser.add_argument(
-        "--reader",
+        "--no-reader",
         action="store_true",
-        help="read cards on the reader in [reader] port and protocol (`companion config show`)",
+        help="do not read cards on the reader in [reader] port (it is used when one is set)",
     )
     parser.add_argument("--no-stream", action="store_true", help="no broker, no display page")
     parser.add_argument(
@@ -103,9 +103,7 @@ def run(args: argparse.Namespace) -> int:
         controller = Controller(config, store, on_game=on_game, virtual_table=args.simulate)
         controller.config_path = Path(args.config) if args.config else None
         controller.camera_spec = args.camera or config.camera.source or None
-        if args.reader:
-            if not config.reader.port:
-                raise UserError("--reader: set [reader] port in the configuration file first")
+        if not args.no_reader:
             controller.reader_port = config.reader.port
         stack.callback(controller.close)
         stack.callback(controller.close_camera_setup)

@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
                 check=False,
                 gpio=False,
                 camera=None,
-                reader=False,
+                no_reader=True,
             )
         )
     config = load_config(Path(args.config) if args.config else None)

@@ -190,7 +190,8 @@ class Controller:
         self.reader: Any = None
         self.desk: ScanDesk | None = None
         self.reader_port = ""
-        """A real card reader (`companion app --reader`): [reader] port and protocol."""
+        """A real card reader: [reader] port and protocol (`companion app` uses it when the
+        port is set)."""
         self.enrolling: Enrolling | None = None
 
     # -- games -----------------------------------------------------------------------------
@@ -280,7 +281,7 @@ class Controller:
 
     def _open_reader(self, live: LiveGame, referee: Referee) -> None:
         """The card reader: an emulated one on the simulated table (any card can be scanned
-        from the screen), the configured one with --reader, or none."""
+        from the screen), the configured one when [reader] port is set, or none."""
         deck_id = str(self.store.header(referee.game_id).deck.get("id", ""))
         lookup: Any
         if self.virtual_table:

@@ -137,7 +137,8 @@ def test_writes_the_unit_the_rule_and_the_groups(box: Sandbox) -> None:
     out = box.ok("--user", "player", "--no-apt", "--no-venv", "--session", "desktop")
     unit = _unit(box)
     assert "@" not in re.sub(r"getty@tty1|^#.*$", "", unit, flags=re.M)
-    assert "\nExecStart=/opt/tabletop-companion/venv/bin/companion app --fullscreen\n" in unit
+    command = "companion app --fullscreen --gpio"
+    assert f"\nExecStart=/opt/tabletop-companion/venv/bin/{command}\n" in unit
     for line in (
         "User=player",
         "Group=player",
@@ -178,7 +179,7 @@ def test_kms_session_runs_on_the_console(box: Sandbox) -> None:
         "Conflicts=getty@tty1.service",
         "TTYPath=/dev/tty1",
         "WantedBy=multi-user.target",
-        "ExecStart=/opt/tabletop-companion/venv/bin/companion app --fullscreen",
+        "ExecStart=/opt/tabletop-companion/venv/bin/companion app --fullscreen --gpio",
     ):
         assert f"\n{line}\n" in unit, line
     assert (box.root / "etc/systemd/system/multi-user.target.wants").is_dir()
@@ -202,7 +203,9 @@ def test_the_unit_runs_the_command_named_at_the_top_of_the_script(box: Sandbox) 
     changed.write_text(text.replace('APP_COMMAND="companion app', 'APP_COMMAND="companion run'))
     shutil.copytree(TEMPLATES, changed.parent / "pi")
     box.ok("--user", "player", "--no-apt", "--no-venv", script=changed)
-    assert "\nExecStart=/opt/tabletop-companion/venv/bin/companion run --fullscreen\n" in _unit(box)
+    assert "\nExecStart=/opt/tabletop-companion/venv/bin/companion run --fullscreen --gpio\n" in (
+        _unit(box)
+    )
 
 
 def test_a_second_run_changes_nothing(box: Sandbox) -> None:
