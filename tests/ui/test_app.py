@@ -503,3 +503,36 @@ def test_a_camera_that_cannot_be_opened_is_said_on_the_setup_screen(screen: Scre
     assert camera.status == "/nowhere/frames.mp4: no such video file"
     screen.tap_text("Home")
     assert screen.current == "home"
+
+
+def test_a_real_reader_on_its_serial_port_checks_the_cards_of_the_game(
+    screen: Screen,
+) -> None:
+    from companion.decks import find_deck
+    from companion.decks.tagmap import save_tag_map
+    from companion.devices.cardreader.emulators import Rdm6300Emulator
+    from companion.devices.cardreader.ptypair import PtyPair
+
+    deck = find_deck("mythologies-of-earth")
+    tags = {f"E0{n:08X}": n for n in (c.number for c in deck.cards)}
+    save_tag_map(deck, tags)  # enrolled, as `companion deck enroll` would have
+    pair = PtyPair()
+    emulator = Rdm6300Emulator(pair.device_path, repeat_s=0.03)
+    try:
+        screen.app.controller.reader_port = pair.host_path
+        start(screen, mode="Basic")
+        through_setup(screen)
+        expectation = screen.app.controller.live.referee.expected()
+        assert expectation is not None
+        (wanted,) = expectation.cards
+        other = 1 if wanted != 1 else 2
+        emulator.present(f"E0{other:08X}")
+        assert screen.until(lambda: screen.view().held, timeout=20)
+        emulator.remove()
+        emulator.present(f"E0{wanted:08X}")
+        assert screen.until(lambda: not screen.view().held, timeout=20)
+        assert "the card expected" in screen.screen("live").message
+    finally:
+        screen.app.controller.close()
+        emulator.close()
+        pair.close()
