@@ -92,6 +92,7 @@ class CameraSetup:
     def calibrate(self) -> Outcome:
         """Learns the colours from the next frames; saves the calibration when every check
         passes, and says what is wrong otherwise."""
+        from vision.annotate import annotate_read
         from vision.calibrate import calibrate
         from vision.reader import BoardReader
 
@@ -103,7 +104,7 @@ class CameraSetup:
         picture = None
         if result.calibration.colours:
             reader = BoardReader(result.calibration, self.board)
-            picture, _ = _annotated(reader, frames[-1])
+            picture, _ = annotate_read(reader, frames[-1])
         if result.problems:
             return Outcome(False, tuple(result.problems), picture)
         self.out.parent.mkdir(parents=True, exist_ok=True)
@@ -116,20 +117,3 @@ class CameraSetup:
             f"Calibrated {names}; North is at the {result.calibration.north} of the picture. "
             f"Saved to {self.out}.",
         )
-
-
-def _annotated(reader: Any, image: Any) -> tuple[Any, Any]:
-    from vision.annotate import annotate
-
-    reading = reader.read(image)
-    fit = reader.fit
-    return (
-        annotate(
-            image,
-            reading,
-            reader.board,
-            None if fit is None else fit.homography,
-            () if fit is None else fit.detection.corners,
-        ),
-        reading,
-    )

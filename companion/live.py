@@ -32,6 +32,7 @@ from companion.games.memwars.state import State
 from companion.games.memwars.table import TableAlert, TableCheck, changed_zones, check_table
 from companion.observations import ScanVerdict
 from companion.session import Notification, Referee
+from companion.store import replayed
 
 log = logging.getLogger(__name__)
 
@@ -244,6 +245,13 @@ class LiveGame:
             return self._refuse(refused.explanation)
         return None
 
+    @property
+    def takeback_waiting(self) -> tuple[int, ...]:
+        """The sides yet to agree to the takeback being asked; () when none is asked."""
+        if self._takeback is None:
+            return ()
+        return tuple(s for s in range(len(self.state.setup.sides)) if s not in self._takeback)
+
     def refuse_take_back(self) -> None:
         self._takeback = None
         self._message = "The takeback was refused."
@@ -327,12 +335,7 @@ class LiveGame:
             return None
         actions = self.referee.store.actions(self.referee.game_id)
         move = _move_text(actions[-1][2]) if actions else "nothing"
-        sides = range(len(self.state.setup.sides))
-        return TakebackView(
-            move,
-            tuple(sorted(self._takeback)),
-            tuple(s for s in sides if s not in self._takeback),
-        )
+        return TakebackView(move, tuple(sorted(self._takeback)), self.takeback_waiting)
 
     def _card_check(self, state: State) -> CardCheck | None:
         expectation = self.referee.expected()
@@ -438,13 +441,10 @@ class LiveGame:
     def _replay(self) -> tuple[list[tuple[int, ...]], State]:
         """Every score so far, replayed from the store (a resumed game plots from its start),
         and the state now."""
-        engine = self.referee.engine
-        store = self.referee.store
-        state = engine.new_game(store.header(self.referee.game_id).setup)
         history: list[tuple[int, ...]] = []
-        for _seq, _t, data in store.actions(self.referee.game_id):
-            state, _ = engine.apply(state, engine.action_from_dict(data))
-            history.append(self._scores(state))
+        for _engine, seq, state in replayed(self.referee.store, self.referee.game_id):
+            if seq:
+                history.append(self._scores(state))
         return history, state
 
 

@@ -91,6 +91,15 @@ class _Move:
     mismatches: dict[str, Mismatch] = field(default_factory=dict)
 
 
+def reach_over(
+    camera: SyntheticCamera, centre: tuple[float, float], holding: str | None = None
+) -> None:
+    """A hand over `centre`, reaching in from the nearer long side of the board, as low as a
+    hand letting go of a piece."""
+    angle = 90.0 if centre[1] > camera.board.height / 2 else 270.0
+    camera.hand_in(centre, angle=angle, height=HAND_HEIGHT, holding=holding)
+
+
 class SimulatedCamera:
     def __init__(
         self,
@@ -269,9 +278,7 @@ class SimulatedCamera:
         self, zone: str, holding: str | None, wanted: Mapping[str, tuple[str, ...]]
     ) -> None:
         """One frame of a hand over `zone`, reaching in from the nearer long side."""
-        x, y = self.centres[zone]
-        angle = 90.0 if y > self.camera.board.height / 2 else 270.0
-        self.camera.hand_in((x, y), angle=angle, height=HAND_HEIGHT, holding=holding)
+        reach_over(self.camera, self.centres[zone], holding)
         self._read(self.camera.grab(), wanted)
         self.camera.hand_out()
 

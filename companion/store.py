@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -513,8 +514,9 @@ class LoadedGame(NamedTuple):
     seq: int
 
 
-def load_game(store: Store, game_id: int) -> LoadedGame:
-    """Rebuilds a game's state by replaying every committed action through its engine."""
+def replayed(store: Store, game_id: int) -> Iterator[tuple[GameEngine[Any], int, Any]]:
+    """(engine, seq, state) for the game's start (seq 0) and after every committed action
+    that counts, in order: the one replay loop, for whoever needs the states on the way."""
     header = store.header(game_id)
     engine = find_engine(header.game)
     where = f"{store.path}#{game_id}"
@@ -522,7 +524,7 @@ def load_game(store: Store, game_id: int) -> LoadedGame:
         state = engine.new_game(header.setup)
     except BadSetup as err:
         raise StoreError(f"game {game_id} has a bad setup: {err}", where=where) from None
-    seq = 0
+    yield engine, 0, state
     for seq, _t, data in store.actions(game_id):
         try:
             state, _events = engine.apply(state, engine.action_from_dict(data))
@@ -532,5 +534,12 @@ def load_game(store: Store, game_id: int) -> LoadedGame:
             raise StoreError(
                 f"game {game_id}: action {seq} no longer replays: {err}", where=where
             ) from None
+        yield engine, seq, state
+
+
+def load_game(store: Store, game_id: int) -> LoadedGame:
+    """Rebuilds a game's state by replaying every committed action through its engine."""
+    # Only the last (the state now) is kept: a long game's states are not held on to.
+    ((engine, seq, state),) = deque(replayed(store, game_id), maxlen=1)
     # Numbering goes on after an action taken back: seqs are never used twice.
     return LoadedGame(engine, state, max(seq, store.last_seq(game_id)))

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from companion.camera_check import hand_moves
 from companion.games.memwars.board_pieces import PieceColours
-from companion.simulated_camera import CameraSettings, SimulatedCamera
+from companion.simulated_camera import CameraSettings, SimulatedCamera, reach_over
 
 if TYPE_CHECKING:
     from vision.synth import FilmedFrame
@@ -194,8 +194,7 @@ class VirtualTable:
             return
         # One frame of the hand over the zone, as a player's would be: the first frame that
         # shows the change.
-        angle = 90.0 if centre[1] > camera.board.height / 2 else 270.0
-        camera.hand_in(centre, angle=angle, height=40.0, holding=None)
+        reach_over(camera, centre)
         frame = self._grab(changed=change.zone)
         camera.hand_out()
         reading = self._filming.reader.read(frame.image, frame.t_ns)

@@ -11,6 +11,7 @@ were seen, the registration error, where North is, and whether a hand is over th
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -18,6 +19,9 @@ from numpy.typing import NDArray
 
 from vision.geometry import Board
 from vision.reading import BoardReading
+
+if TYPE_CHECKING:
+    from vision.reader import BoardReader
 
 Image = NDArray[np.uint8]
 
@@ -109,3 +113,17 @@ def _banner(picture: Image, reading: BoardReading) -> None:
         colour = AMBER
     cv2.rectangle(picture, (0, 0), (picture.shape[1], 30), (0, 0, 0), -1)
     cv2.putText(picture, line, (8, 21), cv2.FONT_HERSHEY_SIMPLEX, 0.6, colour, 1, cv2.LINE_AA)
+
+
+def annotate_read(reader: BoardReader, image: Image) -> tuple[Image, BoardReading]:
+    """Reads `image` with `reader` and draws what it read over it: (picture, reading)."""
+    reading = reader.read(image)
+    fit = reader.fit
+    picture = annotate(
+        image,
+        reading,
+        reader.board,
+        None if fit is None else fit.homography,
+        () if fit is None else fit.detection.corners,
+    )
+    return picture, reading

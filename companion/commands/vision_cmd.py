@@ -316,17 +316,9 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _annotated(reader: Any, image: Any) -> Any:
-    from vision.annotate import annotate
+    from vision.annotate import annotate_read
 
-    reading = reader.read(image)
-    fit = reader.fit
-    return annotate(
-        image,
-        reading,
-        reader.board,
-        None if fit is None else fit.homography,
-        () if fit is None else fit.detection.corners,
-    )
+    return annotate_read(reader, image)[0]
 
 
 def _deliver(picture: Any, args: argparse.Namespace) -> None:

@@ -485,12 +485,13 @@ class Controller:
         if game.opponent is None:
             return False
         live = game.live
-        takeback = live.view().takeback
-        if takeback is not None and game.opponent_side in takeback.waiting:
+        # Five times a second: ask the live game only what it knows at once, not for a view.
+        waiting = live.takeback_waiting
+        if game.opponent_side in waiting:
             # The companion agrees to a takeback: it is a friendly opponent.
             live.agree_take_back(game.opponent_side)
             return True
-        if live.held or takeback is not None:
+        if live.held or waiting:
             return False
         expectation = live.referee.expected()
         if expectation is None or not self._opponents_turn(expectation.actor, expectation.actions):
