@@ -3,6 +3,9 @@
     for message in discovery_messages(topics, game="memwars", sides=2, clocks=2):
         publisher.publish(message)
 
+A MeM game gets the same sensors: its view scores each side the same way (stones in the
+pattern and the pile), and MEM-Solitaire has one side, so one score.
+
 Turned on by `[broker] home_assistant = true`. Each sensor's config is retained on
 `homeassistant/sensor/<node>/<object>/config` (node: `companion_<board id>`), and reads the
 board's own topics: scores and the turn from the retained state, each clock from the clock
@@ -37,9 +40,14 @@ def node_id(board: str) -> str:
     return "companion_" + re.sub(r"[^A-Za-z0-9_-]", "_", board)
 
 
+SCORED_GAMES: Final = frozenset({"memwars", "mem"})
+"""Games whose view gives each side's score as `scores.sides[i].total` (for MeM: the stones
+in the pattern and the captured pile)."""
+
+
 def score_template(game: str, side: int) -> str:
     """Where a side's score is in the state payload."""
-    if game == "memwars":
+    if game in SCORED_GAMES:
         return f"{{{{ value_json.view.scores.sides[{side}].total }}}}"
     return f"{{{{ value_json.view.scores[{side}] }}}}"
 

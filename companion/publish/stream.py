@@ -53,7 +53,10 @@ SCAN_ALERTS: Final[Mapping[ScanOutcome, str]] = {
     ScanOutcome.UNKNOWN_TAG: wire.SCAN_UNKNOWN,
 }
 
-SECRET_ACTIONS: Final[Mapping[str, frozenset[str]]] = {"memwars": frozenset({"place_counter"})}
+SECRET_ACTIONS: Final[Mapping[str, frozenset[str]]] = {
+    "memwars": frozenset({"place_counter"}),
+    "mem": frozenset(),  # MeM is open information: every refusal may be told in full
+}
 """Per engine, the actions that carry a hidden value: a refusal of one may name the value
 (MW-T3: "no counter of value 5 left"), so the stream gives only its rule."""
 REFUSED_SECRET: Final = "that move was refused"
@@ -62,9 +65,16 @@ Narrator = Callable[[Event], str]
 
 
 def narrator_for(engine: GameEngine[Any], state: Any) -> Narrator:
-    """A sentence per event for the ticker; empty for events not worth one."""
-    if engine.name != "memwars":
-        return lambda event: ""
+    """A sentence per event for the ticker; empty for events not worth one, and for every
+    event of a game the stream has no sentences for."""
+    if engine.name == "memwars":
+        return _memwars_narrator(state)
+    if engine.name == "mem":
+        return _mem_narrator(state)
+    return lambda event: ""
+
+
+def _memwars_narrator(state: Any) -> Narrator:
     from companion.games.memwars import events as E
     from companion.games.memwars.narrate import narrate
 
@@ -79,6 +89,13 @@ def narrator_for(engine: GameEngine[Any], state: Any) -> Narrator:
         return narrate(event, setup) or ""
 
     return text
+
+
+def _mem_narrator(state: Any) -> Narrator:
+    from companion.games.mem.narrate import narrate
+
+    setup = state.setup
+    return lambda event: narrate(event, setup) or ""
 
 
 def spectator_view(engine: GameEngine[Any], state: Any) -> dict[str, Any]:

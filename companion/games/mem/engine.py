@@ -48,7 +48,7 @@ from companion.games.mem.legal import (
     with_side,
 )
 from companion.games.mem.patterns import component
-from companion.games.mem.setup import Game, Setup, parse_setup
+from companion.games.mem.setup import TITLES, Game, Setup, parse_setup
 from companion.games.mem.state import Outcome, Pending, Side, State, Undo
 from companion.games.mem.text import format_board
 from companion.games.mem.view import view_state
@@ -610,13 +610,10 @@ def summary(state: State) -> JSON:
     }
 
 
-_TITLES = {Game.SOLITAIRE: "MEM-Solitaire", Game.MINI: "Mini-MEM", Game.MEM: "The MEM game"}
-
-
 def _summary_lines(state: State, scores: tuple[int, ...]) -> list[str]:
     """The summary in words, for a terminal (`companion replay`)."""
     names = state.setup.names
-    lines = [f"{_TITLES[state.setup.game]}, board now {format_board(state.board)}"]
+    lines = [f"{TITLES[state.setup.game]}, board now {format_board(state.board)}"]
     for i, side in enumerate(state.sides):
         notes = " (locked)" if side.lock is not None else ""
         notes += " (out)" if side.out else ""

@@ -29,6 +29,10 @@ class Game(Enum):
     """The MEM game (MEM-R10): move, capture, move then capture, or pass; blocks."""
 
 
+TITLES = {Game.SOLITAIRE: "MEM-Solitaire", Game.MINI: "Mini-MEM", Game.MEM: "The MEM game"}
+"""Each game's name as the rule book gives it, for screens and summaries."""
+
+
 @dataclass(frozen=True, slots=True)
 class Setup:
     game: Game

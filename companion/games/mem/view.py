@@ -1,12 +1,16 @@
 """What a viewer sees of a MeM game. Nothing in MeM is hidden (the stones, both patterns,
 piles and locks lie open on the table), so every viewer gets the same picture; `viewer` is
-echoed so a screen knows whose seat it is drawn for."""
+echoed so a screen knows whose seat it is drawn for.
+
+`scores` has the shape MemWars' view gives it (`sides[i].total`, `leaders`), so a screen or
+a Home Assistant sensor reads any game's totals in one place."""
 
 from __future__ import annotations
 
 from companion.games.contract import JSON, Expectation, Viewer
 from companion.games.mem.colours import LETTER, NAME
 from companion.games.mem.legal import legal_captures, position, side_matches
+from companion.games.mem.setup import TITLES
 from companion.games.mem.state import State
 from companion.games.mem.text import format_board
 
@@ -41,6 +45,7 @@ def view_state(state: State, viewer: Viewer, expectation: Expectation | None) ->
         "game": "mem",
         "viewer": viewer,
         "variant": state.setup.game.value,
+        "variant_title": TITLES[state.setup.game],
         "board": format_board(state.board),
         "squares": [
             {
@@ -48,6 +53,7 @@ def view_state(state: State, viewer: Viewer, expectation: Expectation | None) ->
                 "row": r,
                 "col": c,
                 "colour": LETTER[state.board[i]] if state.board[i] else None,
+                "colour_name": NAME[state.board[i]] if state.board[i] else None,
             }
             for i, (r, c) in enumerate(geo.cell)
         ],
@@ -67,6 +73,8 @@ def view_state(state: State, viewer: Viewer, expectation: Expectation | None) ->
         "frame": state.setup.rules.orientation_frame,
         "expected": expectation.to_dict() if expectation else None,
         "sides": sides,
+        "scores": scores(sides, state.outcome is None),
+        "stones_on_board": sum(1 for colour in state.board if colour),
         "outcome": None
         if state.outcome is None
         else {
@@ -74,4 +82,24 @@ def view_state(state: State, viewer: Viewer, expectation: Expectation | None) ->
             "reason": state.outcome.reason,
             "scores": list(state.outcome.scores),
         },
+    }
+
+
+def scores(sides: list[JSON], playing: bool) -> JSON:
+    """Each side's stones (pattern + captured pile) and, while the game goes on, who leads:
+    nobody when all are level."""
+    totals = [side["total"] for side in sides]
+    best = max(totals, default=0)
+    leaders = [i for i, total in enumerate(totals) if total == best]
+    return {
+        "sides": [
+            {
+                "side": i,
+                "pattern": len(side["pattern"]),
+                "pile": side["pile"],
+                "total": side["total"],
+            }
+            for i, side in enumerate(sides)
+        ],
+        "leaders": leaders if playing and len(leaders) < len(sides) else [],
     }
