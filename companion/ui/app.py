@@ -27,6 +27,10 @@ from companion.live import AlertView, LiveView
 from companion.ui import screens
 from companion.ui.board import BoardView
 from companion.ui.controller import Controller, GameChoices
+from companion.ui.mem_board import MemBoardView, MemSpaceView
+from companion.ui.mem_choices import MemChoices
+from companion.ui.mem_play import MemPlay, MemView
+from companion.ui.mem_screen import MemLiveScreen
 from companion.ui.plot import ScorePlot
 
 log = logging.getLogger(__name__)
@@ -37,6 +41,7 @@ KV_FILES = (
     "home.kv",
     "new_game.kv",
     "live.kv",
+    "mem_live.kv",
     "end.kv",
     "study.kv",
     "camera.kv",
@@ -49,6 +54,8 @@ OPPONENT_PAUSE = 0.8
 
 Factory.register("BoardView", cls=BoardView)
 Factory.register("ScorePlot", cls=ScorePlot)
+Factory.register("MemBoardView", cls=MemBoardView)
+Factory.register("MemSpaceView", cls=MemSpaceView)
 
 
 class CompanionApp(App):
@@ -119,6 +126,7 @@ class CompanionApp(App):
             screens.HomeScreen(name="home"),
             screens.NewGameScreen(name="new_game"),
             screens.LiveScreen(name="live"),
+            MemLiveScreen(name="mem_live"),
             screens.EndScreen(name="end"),
             screens.StudyScreen(name="study"),
             screens.CameraScreen(name="camera"),
@@ -155,11 +163,18 @@ class CompanionApp(App):
         assert self.manager is not None
         return self.manager.get_screen(name)
 
-    def start_game(self, choices: GameChoices) -> None:
-        self._follow(self.controller.start(choices))
+    def start_game(self, choices: GameChoices | MemChoices) -> None:
+        if isinstance(choices, MemChoices):
+            self._follow_mem(self.controller.start_mem(choices))
+        else:
+            self._follow(self.controller.start(choices))
 
     def resume_game(self, game_id: int) -> None:
-        self._follow(self.controller.resume(game_id))
+        game = self.controller.resume(game_id)
+        if isinstance(game, MemPlay):
+            self._follow_mem(game)
+        else:
+            self._follow(game)
 
     def decide(self, key: str, place: int) -> None:
         self.controller.decide(key, place)
@@ -185,6 +200,24 @@ class CompanionApp(App):
         assert self.manager is not None
         self.manager.current = "live"
         self._show(live.view())
+
+    def _follow_mem(self, play: MemPlay) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        self._unsubscribe = play.subscribe(self._show_mem)
+        assert self.manager is not None
+        self.screen("mem_live").follow(play)
+        self.manager.current = "mem_live"
+        self._show_mem(play.view())
+
+    def _show_mem(self, view: MemView) -> None:
+        assert self.manager is not None
+        play = self.controller.mem
+        if view.over and play is not None:
+            self.screen("end").show_mem(view, play.referee.engine.summary(play.state))
+            self.manager.current = "end"
+            return
+        self.screen("mem_live").show(view)
 
     def _show(self, view: LiveView) -> None:
         assert self.manager is not None

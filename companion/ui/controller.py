@@ -42,6 +42,8 @@ from companion.store import GameRow, Store
 from companion.study.log import StudyLog
 from companion.study.session import StudySession
 from companion.ui.enrolling import Enrolling
+from companion.ui.mem_choices import MemChoices, hints_allowed, mem_setup_for, mem_title, new_seed
+from companion.ui.mem_play import MemPlay
 from companion.virtual_table import VirtualTable
 
 log = logging.getLogger(__name__)
@@ -172,6 +174,8 @@ class Controller:
         self.on_alert = on_alert
         self.on_game = on_game
         self.game: _Game | None = None
+        self.mem: MemPlay | None = None
+        """The MeM game being played, if one is (`game` is the MemWars one)."""
         self.config_path: Path | None = None
         """Where Settings saves; None for the usual place (`companion config path`)."""
         self._put_down: Callable[[], None] | None = None
@@ -198,7 +202,9 @@ class Controller:
 
     def resumable(self) -> list[GameRow]:
         """Games still being played: interrupted, most recent first."""
-        rows = [g for g in self.store.games() if g.status == "playing" and g.game == "memwars"]
+        rows = [
+            g for g in self.store.games() if g.status == "playing" and g.game in ("memwars", "mem")
+        ]
         return sorted(rows, key=lambda g: g.id, reverse=True)
 
     def start(self, choices: GameChoices) -> LiveGame:
@@ -228,12 +234,37 @@ class Controller:
             raise ValueError(f"cannot set up this game: {err}") from None
         return self._take_up(referee, opponent_side=count - 1 if opponent else -1)
 
-    def resume(self, game_id: int) -> LiveGame:
+    def start_mem(self, choices: MemChoices) -> MemPlay:
+        """A new MeM game: dealt from the choices' seed, or from a random one."""
+        seed = choices.seed if choices.seed is not None else new_seed()
+        setup = mem_setup_for(choices, seed)
+        try:
+            referee = Referee.start(
+                self.store, "mem", setup, {}, title=mem_title(setup, choices.hints)
+            )
+        except BadSetup as err:
+            raise ValueError(f"cannot set up this game: {err}") from None
+        return self._take_up_mem(referee)
+
+    def resume(self, game_id: int) -> LiveGame | MemPlay:
         referee = Referee.resume(self.store, game_id)
+        if referee.engine.name == "mem":
+            return self._take_up_mem(referee)
         # A game played against the companion says so in its title.
         sides = referee.state.setup.sides
         opponent = self.store.game(game_id).title.endswith(AGAINST_THE_COMPANION)
         return self._take_up(referee, opponent_side=len(sides) - 1 if opponent else -1)
+
+    def _take_up_mem(self, referee: Referee) -> MemPlay:
+        self.close()
+        title = self.store.game(referee.game_id).title
+        self.mem = MemPlay(
+            referee, title=title, hints=hints_allowed(title), call_soon=self.call_soon
+        )
+        if self.on_game is not None:
+            # Streamed like any game; MeM has no clock and no cards.
+            self._put_down = self.on_game(referee, None, None)
+        return self.mem
 
     def _take_up(self, referee: Referee, opponent_side: int) -> LiveGame:
         self.close()
@@ -455,6 +486,9 @@ class Controller:
             self._keys = None
         if self.game is not None and self.game.clock is not None:
             self.game.clock.close()
+        if self.mem is not None:
+            self.mem.close()
+            self.mem = None
         if self._put_down is not None:
             self._put_down()
             self._put_down = None

@@ -21,6 +21,9 @@ from kivy.uix.togglebutton import ToggleButton
 from companion.live import LiveView
 from companion.ui.board import colour_rgb
 from companion.ui.controller import COLOURS, MODES, PATHS, TIME_CONTROLS, GameChoices
+from companion.ui.mem_board import side_rgb
+from companion.ui.mem_choices import MEM_GAMES, MemChoices, new_seed, parse_seed
+from companion.ui.mem_play import MemView
 
 if TYPE_CHECKING:
     from companion.ui.app import CompanionApp
@@ -92,8 +95,23 @@ def deck_options(configured: str) -> tuple[tuple[str, str], ...]:
     return ((f"{Path(configured).stem} (set up)", ""), *others)
 
 
+GAME_ROW: tuple[str, str, tuple[tuple[str, Any], ...]] = (
+    "Board game",
+    "game",
+    (("MemWars", "memwars"), ("MeM", "mem")),
+)
+"""Which board game: the rows below it are that game's."""
+MEM_ROWS: tuple[tuple[str, str, tuple[tuple[str, Any], ...]], ...] = (
+    ("MeM game", "mem_game", MEM_GAMES),
+    ("Hints", "hints", (("Allowed", True), ("Off (rated)", False))),
+)
+"""The MeM rows: label, MemChoices field, (button text, value) for each option."""
+
+
 class NewGameScreen(AppScreen):
     solitaire = BooleanProperty(False)
+    mem = BooleanProperty(False)
+    """MeM is chosen: only its rows are shown."""
     problem = StringProperty("")
 
     def __init__(self, **kwargs: Any) -> None:
@@ -101,31 +119,85 @@ class NewGameScreen(AppScreen):
         self.picks: dict[str, Any] = {}
         self.toggles: dict[str, dict[Any, Any]] = {}
         self._built = False
+        self._memwars_rows: list[Any] = []
+        self._mem_rows: list[Any] = []
+        self._top_rows: list[Any] = []
+        self.seed_input: TextInput | None = None
 
     def on_pre_enter(self, *_: Any) -> None:
         if not self._built:
             self._build_rows()
             self._built = True
         self.problem = ""
+        if self.seed_input is not None:
+            self.new_deal()
 
     def _build_rows(self) -> None:
         defaults = GameChoices()
+        mem_defaults = MemChoices()
         rows = self.ids.rows
+        # The players' row and the opponent's row come from the kv file.
+        players, opponent = reversed(rows.children)
+        rows.clear_widgets()
         decks = deck_options(self.companion.controller.config.game.deck)
-        for label, key, options in (*CHOICE_ROWS, ("Deck", "deck", decks)):
-            row = BoxLayout(size_hint_y=None, height="40dp", spacing="6dp")
-            row.add_widget(Factory.RowLabel(text=label))
-            self.toggles[key] = {}
-            for text, value in options:
-                button = Factory.Choice(text=text, group=f"choice-{key}")
-                button.bind(on_release=self._picker(key, value))
-                if value == getattr(defaults, key):
-                    button.state = "down"
-                self.toggles[key][value] = button
-                row.add_widget(button)
-            rows.add_widget(row)
+        self._top_rows = [self._choice_row(*GAME_ROW, "memwars"), players]
+        self._memwars_rows = [opponent] + [
+            self._choice_row(label, key, options, getattr(defaults, key))
+            for label, key, options in (*CHOICE_ROWS, ("Deck", "deck", decks))
+        ]
+        self._mem_rows = [
+            self._choice_row(label, key, options, getattr(mem_defaults, key.removeprefix("mem_")))
+            for label, key, options in MEM_ROWS
+        ]
+        self._mem_rows.append(self._deal_row())
         self.picks = {key: getattr(defaults, key) for _, key, _ in CHOICE_ROWS}
         self.picks["deck"] = defaults.deck
+        self.picks["game"] = "memwars"
+        self.picks["mem_game"] = mem_defaults.game
+        self.picks["hints"] = mem_defaults.hints
+        self._arrange()
+
+    def _choice_row(
+        self, label: str, key: str, options: tuple[tuple[str, Any], ...], default: Any
+    ) -> BoxLayout:
+        row = BoxLayout(size_hint_y=None, height="40dp", spacing="6dp")
+        row.add_widget(Factory.RowLabel(text=label))
+        self.toggles[key] = {}
+        for text, value in options:
+            button = Factory.Choice(text=text, group=f"choice-{key}")
+            button.bind(on_release=self._picker(key, value))
+            if value == default:
+                button.state = "down"
+            self.toggles[key][value] = button
+            row.add_widget(button)
+        return row
+
+    def _deal_row(self) -> BoxLayout:
+        """The deal's seed: random, shown, and typed again to repeat a deal."""
+        row = BoxLayout(size_hint_y=None, height="40dp", spacing="6dp")
+        row.add_widget(Factory.RowLabel(text="Deal"))
+        self.seed_input = TextInput(
+            multiline=False, font_size="18sp", input_filter="int", hint_text="a whole number"
+        )
+        row.add_widget(self.seed_input)
+        again = Factory.BigButton(text="New deal", height="40dp", font_size="17sp")
+        again.size_hint_x = 0.5
+        again.bind(on_release=lambda _button: self.new_deal())
+        row.add_widget(again)
+        self.new_deal()
+        return row
+
+    def new_deal(self) -> None:
+        if self.seed_input is not None:
+            self.seed_input.text = str(new_seed())
+
+    def _arrange(self) -> None:
+        """Shows the rows of the game chosen, and only those."""
+        rows = self.ids.rows
+        rows.clear_widgets()
+        for row in (*self._top_rows, *(self._mem_rows if self.mem else self._memwars_rows)):
+            rows.add_widget(row)
+        rows.parent.scroll_y = 1  # from the top, whichever list was scrolled before
 
     def _picker(self, key: str, value: Any) -> Callable[[Any], None]:
         return lambda _button: self.pick(key, value)
@@ -147,10 +219,18 @@ class NewGameScreen(AppScreen):
     def pick(self, key: str, value: Any) -> None:
         self.picks[key] = value
         self.toggles[key][value].state = "down"
-        if key == "mode":
-            self.solitaire = value in ("review", "study")
+        if key == "game" and self.mem != (value == "mem"):
+            self.mem = value == "mem"
+            self._arrange()
+        self.solitaire = (
+            self.picks["mem_game"] == "solitaire"
+            if self.mem
+            else self.picks["mode"] in ("review", "study")
+        )
 
-    def choices(self) -> GameChoices:
+    def choices(self) -> GameChoices | MemChoices:
+        if self.mem:
+            return self._mem_choices()
         names = (self.ids.name_1.text.strip() or "Player 1", self.ids.name_2.text.strip())
         opponent = self.ids.opponent_companion.state == "down"
         if opponent and not names[1]:
@@ -171,6 +251,19 @@ class NewGameScreen(AppScreen):
             centre_multipliers=self.picks["centre_multipliers"],
             time_control=self.picks["time_control"],
             opponent=opponent,
+        )
+
+    def _mem_choices(self) -> MemChoices:
+        text = self.seed_input.text if self.seed_input is not None else ""
+        seed = parse_seed(text)
+        if seed is None and text.strip():
+            raise ValueError(f"the deal must be a whole number, not {text.strip()!r}")
+        names = (
+            self.ids.name_1.text.strip() or "Player 1",
+            self.ids.name_2.text.strip() or "Player 2",
+        )
+        return MemChoices(
+            game=self.picks["mem_game"], names=names, seed=seed, hints=self.picks["hints"]
         )
 
     def start(self) -> None:
@@ -584,6 +677,28 @@ class EndScreen(AppScreen):
             for value in values:
                 grid.add_widget(Label(text=str(value), font_size="15sp", bold=title == "Total"))
         self.ids.plot.draw_history(view.history, [colour_rgb(c) for c in view.side_colours])
+
+    def show_mem(self, view: MemView, summary: dict[str, Any]) -> None:
+        """A MeM game's end: the engine's result line, each player's stones (pattern and
+        captured pile), and their stones after every action."""
+        lines: list[str] = summary.get("lines", [])
+        self.result = lines[-1] if lines else "The game is over."
+        sides = summary["scores"]["sides"]
+        grid = self.ids.breakdown
+        grid.clear_widgets()
+        grid.cols = 1 + len(view.names)
+        rows = (
+            ("", list(view.names)),
+            ("Pattern", [s["pattern"] for s in sides]),
+            ("Captured pile", [s["pile"] for s in sides]),
+            ("Total", [s["total"] for s in sides]),
+        )
+        for title, values in rows:
+            grid.add_widget(Label(text=title, font_size="15sp", halign="left"))
+            for value in values:
+                grid.add_widget(Label(text=str(value), font_size="15sp", bold=title == "Total"))
+        colours = [side_rgb(i) for i in range(len(view.names))]
+        self.ids.plot.draw_history(view.history, colours)
 
 
 SETTINGS_FIELDS: tuple[tuple[str, str, str], ...] = (

@@ -1,0 +1,78 @@
+"""What the new-game wizard asks for a MeM game, and the engine setup it makes.
+
+    choices = MemChoices(game="mini", names=("Ada", "Bo"), seed=4711, hints=False)
+    mem_setup_for(choices)      # {"game": "mini", "sides": [...], "seed": 4711}
+    mem_title(choices)          # 'Ada vs Bo, Mini-MEM, deal 4711, rated'
+
+Whether hints are allowed is not part of the rules, so the engine's setup cannot hold it;
+it is kept in the game's title, as "against the companion" is for MemWars, so that a
+resumed game keeps it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+MEM_GAMES: tuple[tuple[str, str], ...] = (
+    ("MEM-Solitaire", "solitaire"),
+    ("Mini-MEM", "mini"),
+    ("MEM game", "mem"),
+)
+"""(name on the screen, the setup's "game") for each of the three games."""
+GAME_TITLES = {value: title for title, value in MEM_GAMES}
+RATED = ", rated"
+"""The end of a rated game's title: no hints."""
+SEED_LIMIT = 1_000_000
+"""Deals are numbered below this: short enough to read off the screen and type again."""
+
+
+@dataclass(frozen=True)
+class MemChoices:
+    """Every field has the default a first game wants."""
+
+    game: str = "mem"
+    """solitaire, mini or mem."""
+    names: tuple[str, ...] = ("Player 1", "Player 2")
+    seed: int | None = None
+    """The deal; None for a random one."""
+    hints: bool = True
+    """False for a rated game: no hint button."""
+
+    @property
+    def players(self) -> int:
+        return 1 if self.game == "solitaire" else 2
+
+
+def new_seed() -> int:
+    return secrets.randbelow(SEED_LIMIT)
+
+
+def parse_seed(text: str) -> int | None:
+    """The deal typed in the wizard; None when it is not a whole number (a random one is
+    dealt then)."""
+    text = text.strip()
+    return int(text) if text.isdigit() and int(text) < 2**63 else None
+
+
+def mem_setup_for(choices: MemChoices, seed: int) -> dict[str, Any]:
+    """The engine's setup (companion/games/mem/setup.py) for the wizard's choices."""
+    names = [*choices.names[: choices.players]]
+    names += [f"Player {i + 1}" for i in range(len(names), choices.players)]
+    return {
+        "game": choices.game,
+        "sides": [{"name": name.strip() or f"Player {i + 1}"} for i, name in enumerate(names)],
+        "seed": seed,
+    }
+
+
+def mem_title(setup: dict[str, Any], hints: bool) -> str:
+    """The title Home shows to resume the game by."""
+    names = " vs ".join(side["name"] for side in setup["sides"])
+    title = f"{names}, {GAME_TITLES[setup['game']]}, deal {setup['seed']}"
+    return title if hints else title + RATED
+
+
+def hints_allowed(title: str) -> bool:
+    return not title.endswith(RATED)

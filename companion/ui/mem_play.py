@@ -1,0 +1,354 @@
+"""A MeM game being played on the touchscreen: the referee, the stone picked up, the hint
+and the takeback being asked, brought together into one picture for the screen. Nothing
+here imports Kivy.
+
+    play = MemPlay(referee, title="Ada vs Bo, Mini-MEM, deal 7", hints=True)
+    play.tap_square(12)          # pick up the stone on square 12
+    play.tap_cell(0, (0, 0))     # put it at cell (0, 0) of Ada's space: a Move
+    play.press("end_turn")       # a button: ask, capture, allow, end_turn, pass, hint, ...
+    play.view()                  # everything the screen shows, as plain data
+
+Every action reaches the game only through the referee (the store first, then everyone
+else); a refusal is shown with its rule and changes nothing. Hints are searched on a thread
+of their own, so the screen stays responsive; `call_soon` carries the answer back to the
+thread that plays the game.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.games.contract import Action, IllegalAction
+from companion.games.mem.patterns import Cell
+from companion.games.mem.solver import best_action
+from companion.games.mem.state import State
+from companion.session import Notification, Referee
+from companion.store import replayed
+from companion.ui.mem_touch import (
+    ButtonSpec,
+    CellXY,
+    Guidance,
+    HintMarks,
+    Marks,
+    button_pressed,
+    cell_tapped,
+    describe_action,
+    describe_event,
+    hint_marks,
+    how_to,
+    marks,
+    offered_buttons,
+    square_tapped,
+)
+
+log = logging.getLogger(__name__)
+
+HINT_BUDGET = 600
+"""Search nodes for a hint: about half a second on a Pi 4 (docs/mem-rules.md, Solver)."""
+EVENTS_SHOWN = 4
+
+CallSoon = Callable[[Callable[[], None]], None]
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackAsk:
+    """A takeback being asked: it happens when `agrees` (the side that did not make the
+    action) agrees."""
+
+    what: str
+    agrees: int
+
+
+@dataclass(frozen=True)
+class MemView:
+    """What the MeM screen shows, as plain data (the screen only draws it)."""
+
+    title: str
+    board: tuple[int, ...]
+    """32 colour ids in square order, 0 for an empty square."""
+    align: str
+    """House rule mem.board.align: where the short rows sit."""
+    names: tuple[str, ...]
+    patterns: tuple[tuple[Cell, ...], ...]
+    """Each side's playing space: (row, col, colour) in the board's frame."""
+    scores: tuple[int, ...]
+    piles: tuple[int, ...]
+    notes: tuple[str, ...]
+    """Per side: '', or 'locked', 'dead', 'out' (comma-separated)."""
+    turn: int
+    actor: int | None
+    """Whose decision the rules wait for; None once the game is over."""
+    prompt: str
+    how: str
+    """What a touch does now, in one line."""
+    message: str
+    """The last refusal (with its rule) or notice."""
+    selected: int | None
+    marks: Marks
+    pending: int | None
+    """A held move's or question's square, waiting for a block or allow."""
+    barred: tuple[int, ...]
+    buttons: tuple[ButtonSpec, ...]
+    hints: bool
+    hint: HintMarks | None
+    hinting: bool
+    events: tuple[str, ...]
+    """The last few things that happened, oldest first."""
+    takeback: TakebackAsk | None
+    can_take_back: bool
+    over: bool
+    seq: int
+    history: tuple[tuple[int, ...], ...] = field(default=())
+    """Every side's stones after each action, for the end screen's plot."""
+
+
+Listener = Callable[[MemView], None]
+
+
+class MemPlay:
+    def __init__(
+        self,
+        referee: Referee,
+        *,
+        title: str,
+        hints: bool,
+        call_soon: CallSoon | None = None,
+        hint_budget: int = HINT_BUDGET,
+    ) -> None:
+        self.referee = referee
+        self.title = title
+        self.hints = hints
+        self.hint_budget = hint_budget
+        self._call_soon: CallSoon = call_soon or (lambda job: job())
+        self._listeners: list[Listener] = []
+        self._selected: int | None = None
+        self._message = ""
+        self._hint: HintMarks | None = None
+        self._hinting: int | None = None
+        """The seq a hint is being searched for, or None."""
+        self._takeback: TakebackAsk | None = None
+        self._history, self._events = self._replay()
+        self._unsubscribe = referee.subscribe(self._committed)
+
+    @property
+    def state(self) -> State:
+        state: State = self.referee.state
+        return state
+
+    # -- touches ---------------------------------------------------------------------------
+
+    def tap_square(self, square: int) -> None:
+        """A tap on a square of the board: picks its stone up (or puts it down)."""
+        self._selected = square_tapped(self.state, self._selected, square)
+        self._message = ""
+        self._tell()
+
+    def tap_cell(self, owner: int, cell: CellXY) -> None:
+        """A tap on cell `cell` (board frame) of `owner`'s playing space."""
+        if self._takeback is not None:
+            self._refuse("A takeback is being asked: agree to it or refuse it first.")
+            return
+        outcome = cell_tapped(self.state, self.referee.expected(), self._selected, owner, cell)
+        self._act(outcome)
+
+    def press(self, key: str) -> None:
+        """A button: one of the expected actions' (ask, capture, allow, end_turn, pass), or
+        hint, take_back, agree, refuse."""
+        if key == "hint":
+            self.ask_hint()
+        elif key == "take_back":
+            self.ask_take_back()
+        elif key == "agree":
+            self.agree_take_back()
+        elif key == "refuse":
+            self._takeback = None
+            self._refuse("The takeback was refused.")
+        elif self._takeback is not None:
+            self._refuse("A takeback is being asked: agree to it or refuse it first.")
+        else:
+            self._act(button_pressed(self.state, self.referee.expected(), self._selected, key))
+
+    # -- hints -----------------------------------------------------------------------------
+
+    def ask_hint(self) -> None:
+        """Searches the best action for whoever must decide, on a thread of its own."""
+        if not self.hints:
+            self._refuse("No hints in a rated game.")
+            return
+        if self.referee.is_over or self._hinting == self.referee.seq:
+            return
+        seq, state, budget = self.referee.seq, self.state, self.hint_budget
+        self._hinting = seq
+        self._hint = None
+        self._tell()
+
+        def search() -> None:
+            try:
+                action = best_action(state, budget=budget).action
+                found = hint_marks(state, action)
+            except Exception:
+                log.warning("the hint search failed", exc_info=True)
+                found = HintMarks("No hint: the search failed.")
+            self._call_soon(lambda: self._hinted(seq, found))
+
+        threading.Thread(target=search, name="mem-hint", daemon=True).start()
+
+    def _hinted(self, seq: int, found: HintMarks) -> None:
+        if self._hinting == seq:
+            self._hinting = None
+        if seq != self.referee.seq:
+            return  # the game moved on while the search ran
+        self._hint = found
+        self._tell()
+
+    # -- takebacks -------------------------------------------------------------------------
+
+    def ask_take_back(self) -> None:
+        """The last action back: at once in a solitaire game, else once the player who did
+        not make it agrees."""
+        actions = self.referee.store.actions(self.referee.game_id)
+        if self.referee.is_over or not actions:
+            self._refuse("There is no action to take back.")
+            return
+        last = actions[-1][2]
+        if len(self.state.sides) == 1:
+            self._take_back()
+            return
+        side = last.get("side", 0)
+        agrees = 1 - side if side in (0, 1) else 0
+        self._takeback = TakebackAsk(describe_action(last, self.state.setup.names), agrees)
+        self._message = ""
+        self._tell()
+
+    def agree_take_back(self) -> None:
+        if self._takeback is None:
+            self._refuse("No takeback is being asked.")
+            return
+        self._takeback = None
+        self._take_back()
+
+    def _take_back(self) -> None:
+        try:
+            self.referee.take_back()
+        except IllegalAction as refused:
+            self._refuse(f"{refused.explanation} ({refused.rule})")
+
+    # -- what it shows ---------------------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def view(self) -> MemView:
+        state = self.state
+        expectation = self.referee.expected()
+        summary = self.referee.engine.summary(state)
+        sides = summary["scores"]["sides"]
+        notes = tuple(
+            ", ".join(
+                word
+                for word, on in (
+                    ("locked", side.lock is not None),
+                    ("dead", bool(sides[i]["dead"])),
+                    ("out", side.out),
+                )
+                if on
+            )
+            for i, side in enumerate(state.sides)
+        )
+        selected = self._selected
+        if selected is not None and not state.board[selected]:
+            selected = None  # taken back, or taken by the other player
+        takeback_possible = not self.referee.is_over and self.referee.seq > 0
+        return MemView(
+            title=self.title,
+            board=state.board,
+            align=state.setup.rules.board_align,
+            names=state.setup.names,
+            patterns=tuple(side.pattern for side in state.sides),
+            scores=tuple(int(s["total"]) for s in sides),
+            piles=tuple(side.pile for side in state.sides),
+            notes=notes,
+            turn=state.turn,
+            actor=expectation.actor if expectation is not None else None,
+            prompt=expectation.prompt if expectation is not None else "The game is over.",
+            how=how_to(expectation),
+            message=self._message,
+            selected=selected,
+            marks=marks(state, expectation, selected),
+            pending=state.pending.square if state.pending is not None else None,
+            barred=state.barred,
+            buttons=offered_buttons(expectation),
+            hints=self.hints,
+            hint=self._hint,
+            hinting=self._hinting is not None,
+            events=tuple(self._events[-EVENTS_SHOWN:]),
+            takeback=self._takeback,
+            can_take_back=takeback_possible,
+            over=self.referee.is_over,
+            seq=self.referee.seq,
+            history=tuple(self._history),
+        )
+
+    def close(self) -> None:
+        """Stops following the referee (the game stays in the store)."""
+        self._unsubscribe()
+        self._listeners.clear()
+
+    # -- inside ----------------------------------------------------------------------------
+
+    def _act(self, outcome: Action | Guidance) -> None:
+        if isinstance(outcome, Guidance):
+            self._refuse(outcome.text)
+            return
+        try:
+            self.referee.submit(outcome)
+        except IllegalAction as refused:
+            self._refuse(f"{refused.explanation} ({refused.rule})")
+
+    def _committed(self, note: Notification) -> None:
+        self._selected = None
+        self._hint = None
+        self._takeback = None
+        if note.action.kind == "takeback":
+            self._history, self._events = self._replay()
+            self._message = "The last action was taken back."
+        else:
+            self._message = ""
+            self._history.append(_totals(note.state))
+            names = self.state.setup.names
+            engine = self.referee.engine
+            for event in note.events:
+                line = describe_event(engine.event_to_dict(event), names)
+                if line:
+                    self._events.append(line)
+        self._tell()
+
+    def _refuse(self, why: str) -> None:
+        self._message = why[:1].upper() + why[1:]
+        self._tell()
+
+    def _tell(self) -> None:
+        view = self.view()
+        for listener in list(self._listeners):
+            try:
+                listener(view)
+            except Exception:
+                log.warning("MeM screen listener %r failed", listener, exc_info=True)
+
+    def _replay(self) -> tuple[list[tuple[int, ...]], list[str]]:
+        """Every side's stones after each action and the events in words, from the store
+        (a resumed game shows them from its start)."""
+        store, game_id = self.referee.store, self.referee.game_id
+        history = [_totals(state) for _engine, seq, state in replayed(store, game_id) if seq]
+        names = self.state.setup.names
+        lines = [describe_event(event, names) for _seq, _idx, event in store.events(game_id)]
+        return history, [line for line in lines if line]
+
+
+def _totals(state: Any) -> tuple[int, ...]:
+    return tuple(side.pile + len(side.pattern) for side in state.sides)

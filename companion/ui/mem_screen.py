@@ -1,0 +1,135 @@
+"""The MeM live screen: the board, each player's playing space, whose turn, the buttons
+the rules offer now, the last refusal and the last events. It draws what MemPlay says
+(companion/ui/mem_play.py) and hands it every touch; layout is in kv/mem_live.kv.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.button import Button
+
+from companion.ui.mem_board import side_rgb
+from companion.ui.mem_play import MemPlay, MemView
+from companion.ui.screens import AppScreen
+
+BLUE = (0.2, 0.42, 0.72, 1)
+RED = (0.72, 0.22, 0.2, 1)
+GREY = (0.33, 0.33, 0.36, 1)
+HINT_BUTTON = (0.6, 0.15, 0.55, 1)
+
+
+class MemLiveScreen(AppScreen):
+    title = StringProperty("")
+    prompt = StringProperty("")
+    how = StringProperty("")
+    message = StringProperty("")
+    hint_text = StringProperty("")
+    events = StringProperty("")
+    header_0 = StringProperty("")
+    header_1 = StringProperty("")
+    two_players = BooleanProperty(True)
+    hints = BooleanProperty(True)
+    hinting = BooleanProperty(False)
+    can_take_back = BooleanProperty(False)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.play: MemPlay | None = None
+        self.view: MemView | None = None
+
+    def follow(self, play: MemPlay) -> None:
+        """Plays `play` from now on: touches go to it."""
+        self.play = play
+        self.ids.board.on_square = play.tap_square
+        for space in (self.ids.space_0, self.ids.space_1):
+            space.on_cell = play.tap_cell
+
+    def show(self, view: MemView) -> None:
+        self.view = view
+        self.title = view.title
+        self.prompt = view.prompt
+        self.how = view.how
+        self.message = view.message
+        self.hints = view.hints
+        self.hinting = view.hinting
+        self.hint_text = (
+            "Searching for a hint..." if view.hinting else (view.hint.text if view.hint else "")
+        )
+        self.events = "\n".join(view.events)
+        self.can_take_back = view.can_take_back and view.takeback is None
+        self.two_players = len(view.names) > 1
+        self.header_0 = _header(view, 0)
+        self.header_1 = _header(view, 1) if len(view.names) > 1 else ""
+        self.ids.board.show(view)
+        self.ids.space_0.show(view)
+        self.ids.space_1.show(view)
+        self._show_buttons(view)
+
+    def _show_buttons(self, view: MemView) -> None:
+        grid = self.ids.buttons
+        grid.clear_widgets()
+        if view.takeback is not None:
+            name = view.names[view.takeback.agrees]
+            grid.add_widget(_button(f"{name} agrees", "agree", BLUE, self._presser))
+            grid.add_widget(_button("No", "refuse", RED, self._presser))
+            return
+        hinted = view.hint.button if view.hint is not None else None
+        for spec in view.buttons:
+            colour = HINT_BUTTON if spec.key == hinted else (RED if spec.danger else BLUE)
+            grid.add_widget(_button(spec.label, spec.key, colour, self._presser))
+
+    def _presser(self, key: str) -> Callable[[Any], None]:
+        return lambda _widget: self.press(key)
+
+    def button(self, key: str) -> Button | None:
+        """The button that submits `key` (tests find them by key)."""
+        for widget in self.ids.buttons.children:
+            if getattr(widget, "decision", None) == key:
+                found: Button = widget
+                return found
+        return None
+
+    def press(self, key: str) -> None:
+        if self.play is not None:
+            self.play.press(key)
+
+    def leave(self) -> None:
+        # The game stays in the store, playing: Home offers to resume it.
+        self.companion.controller.close()
+        self.manager.current = "home"
+
+
+def _header(view: MemView, side: int) -> str:
+    turn = "> " if view.actor == side else ""
+    notes = f" ({view.notes[side]})" if view.notes[side] else ""
+    pattern = len(view.patterns[side])
+    return (
+        f"{turn}[b]{view.names[side]}[/b]: {view.scores[side]} "
+        f"(pattern {pattern}, pile {view.piles[side]}){notes}"
+    )
+
+
+def _button(
+    text: str,
+    key: str,
+    colour: tuple[float, float, float, float],
+    presser: Callable[[str], Callable[[Any], None]],
+) -> Button:
+    widget = Button(
+        text=text,
+        font_size="17sp",
+        size_hint_y=None,
+        height="46dp",
+        background_normal="",
+        background_color=colour,
+    )
+    widget.decision = key
+    widget.bind(on_release=presser(key))
+    return widget
+
+
+def header_colour(side: int) -> tuple[float, float, float, float]:
+    return (*side_rgb(side), 1.0)
