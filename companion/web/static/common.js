@@ -194,12 +194,32 @@ export function phaseText(phase) {
   return PHASES[phase] || String(phase || "").replace(/_/g, " ");
 }
 
+// The line under a game's title: "Game 3 · Move 12 · Play", or for MeM
+// "Game 4 · Mini-MEM · Turn 7 · 20 stones on the board".
+export function gameMeta(state) {
+  const view = state.view || {};
+  const meta = [];
+  if (state.game_id !== undefined && state.game_id !== null) meta.push(`Game ${state.game_id}`);
+  if (view.game === "mem") {
+    if (view.variant_title) meta.push(view.variant_title);
+    if (view.turn_number && !view.outcome) meta.push(`Turn ${view.turn_number}`);
+    if (typeof view.stones_on_board === "number") {
+      meta.push(`${view.stones_on_board} stones on the board`);
+    }
+    return meta;
+  }
+  if (view.move) meta.push(`Move ${view.move}`);
+  if (view.phase) meta.push(phaseText(view.phase));
+  return meta;
+}
+
 export const BOARD_SIDE = -2;
 
 // "Basil wins", "Ada and Basil share the win", "The board wins".
 export function outcomeText(view, names) {
   const outcome = view && view.outcome;
   if (!outcome) return "";
+  if (view.game === "mem") return memOutcomeText(view, names);
   const winners = (outcome.winners || []).map((w) =>
     w === BOARD_SIDE ? "The board" : names[w] || `Side ${w + 1}`,
   );
@@ -215,8 +235,31 @@ export function outcomeText(view, names) {
   return reason ? `${text} (${reason})` : text;
 }
 
+// MeM: "Bo wins, 11 to 6" (stones), "A draw, 8 each"; MEM-Solitaire: "Ada wins with 16
+// stones" or "Not won: a pattern of 11 stones".
+function memOutcomeText(view, names) {
+  const { winners = [], scores = [] } = view.outcome;
+  const name = (i) => names[i] || `Player ${i + 1}`;
+  if (scores.length === 1) {
+    const stones = `${scores[0]} stone${scores[0] === 1 ? "" : "s"}`;
+    return winners.length ? `${name(0)} wins with ${stones}` : `Not won: a pattern of ${stones}`;
+  }
+  if (!winners.length) {
+    return scores.every((s) => s === scores[0]) ? `A draw, ${scores[0]} each` : "A draw";
+  }
+  const others = scores.filter((_, i) => !winners.includes(i));
+  return `${winners.map(name).join(" and ")} wins, ${scores[winners[0]]} to ${others.join(", ")}`;
+}
+
 export function winnersOf(view) {
   return (view && view.outcome && view.outcome.winners) || [];
+}
+
+// The squares a MeM event names (a stone taken, asked about, blocked; a group captured).
+export function eventSquares(event) {
+  if (!event) return [];
+  const squares = Array.isArray(event.squares) ? event.squares : [event.square];
+  return squares.filter((square) => Number.isInteger(square) && square >= 0 && square < 32);
 }
 
 // The place a game event names, or 0.

@@ -1,21 +1,24 @@
 // The board page (/) and the OBS overlay (/?overlay=1): one board's live game from MQTT.
 //
 // Topics under <prefix>/<board>/: state (retained), event, clock, alert, status (retained,
-// "online" / "offline"). Payloads are described in docs/display.md.
+// "online" / "offline"). Payloads are described in docs/display.md. The board and the side
+// panels are drawn for the game the state names: MemWars or MeM.
 
-import { BoardView } from "./board.js";
 import {
   LiveClock,
   badTopicLevel,
   el,
   eventPlace,
+  eventSquares,
+  gameMeta,
   loadSettings,
   outcomeText,
   parseJson,
-  phaseText,
   setText,
   sideColour,
 } from "./common.js";
+import { GameBoard, canDraw } from "./game-board.js";
+import { PatternView } from "./mem-board.js";
 import { MqttClient } from "./mqtt-ws.js";
 
 const ALERT_SECONDS = 8;
@@ -34,13 +37,14 @@ const model = {
   lastSeq: -1,
   lastText: "",
   lastPlace: 0,
+  lastSquares: [], // MeM: the squares the last event named
   table: null, // "online" | "offline" | null (not heard yet)
   broker: "connecting",
   brokerDetail: "",
   failed: false, // the broker connection failed or was lost at least once
 };
 
-const board = new BoardView(document.getElementById(overlay ? "overlay-board" : "board"), {
+const board = new GameBoard(document.getElementById(overlay ? "overlay-board" : "board"), {
   mini: overlay,
 });
 const ui = {
@@ -115,6 +119,7 @@ function onState(state) {
     model.lastSeq = -1;
     model.lastText = "";
     model.lastPlace = 0;
+    model.lastSquares = [];
   }
   model.state = state;
   if (typeof state.seq === "number" && state.seq >= model.lastSeq) {
@@ -124,6 +129,8 @@ function onState(state) {
       if (last.text) model.lastText = last.text;
       const place = eventPlace(last.event);
       if (place) model.lastPlace = place;
+      const squares = eventSquares(last.event);
+      if (squares.length) model.lastSquares = squares;
     }
   }
   model.clock.update(state.clock, state.t);
@@ -138,8 +145,14 @@ function onEvent(message) {
   if (message.text) model.lastText = message.text;
   const place = eventPlace(message.event);
   if (place) model.lastPlace = place;
+  const squares = eventSquares(message.event);
+  if (squares.length) model.lastSquares = squares;
   renderFooter();
-  if (model.state) board.update(model.state.view, { lastPlace: model.lastPlace });
+  if (model.state) board.update(model.state.game, model.state.view, marks());
+}
+
+function marks() {
+  return { lastPlace: model.lastPlace, lastSquares: model.lastSquares };
 }
 
 // -- drawing ---------------------------------------------------------------------------------
@@ -155,21 +168,17 @@ function render() {
   ui.waiting.hidden = Boolean(state);
   document.body.classList.toggle("no-state", !state);
   if (!state) {
-    board.update(null);
+    board.update(null, null);
     renderSides([]);
     renderFooter();
     return;
   }
   const view = state.view || null;
-  const hasBoard = state.game === "memwars" && view && Array.isArray(view.places);
-  document.body.classList.toggle("no-board", !hasBoard);
-  board.update(hasBoard ? view : null, { lastPlace: model.lastPlace });
+  document.body.classList.toggle("no-board", !canDraw(state.game, view));
+  document.body.dataset.game = state.game || "";
+  board.update(state.game, view, marks());
   setText(ui.title, state.title || `Game ${state.game_id ?? ""}`);
-  const meta = [];
-  if (state.game_id !== undefined && state.game_id !== null) meta.push(`Game ${state.game_id}`);
-  if (view && view.move) meta.push(`Move ${view.move}`);
-  if (view && view.phase) meta.push(phaseText(view.phase));
-  setText(ui.meta, meta.join(" · "));
+  setText(ui.meta, gameMeta(state).join(" · "));
   renderSides(sidesOf(state));
   const names = sidesOf(state).map((s) => s.name);
   const result = outcomeText(view, names);
@@ -226,14 +235,15 @@ function renderStatus() {
 }
 
 function renderSides(sides) {
-  const key = JSON.stringify(sides.map((s) => [s.name, s.colour]));
+  const game = (model.state && model.state.game) || "";
+  const key = JSON.stringify([game, sides.map((s) => [s.name, s.colour])]);
   if (key !== panelsKey) {
     panelsKey = key;
     ui.left.replaceChildren();
     ui.right.replaceChildren();
     ui.ovSides.replaceChildren();
     panels = sides.map((side, i) => {
-      const panel = overlay ? buildRow(side, i) : buildPanel(side, i);
+      const panel = overlay ? buildRow(side, i) : game === "mem" ? buildMemPanel(side, i) : buildPanel(side, i);
       if (overlay) ui.ovSides.appendChild(panel.root);
       else (i % 2 === 0 ? ui.left : ui.right).appendChild(panel.root);
       return panel;
@@ -264,6 +274,18 @@ function renderSides(sides) {
             ? "to decide"
             : "";
       setText(panel.turn, turnText);
+    }
+    if (panel.space) {
+      setText(panel.rows.pattern, side.pattern ? side.pattern.length : "");
+      setText(panel.rows.pile, side.pile ?? "");
+      panel.space.update(side.pattern);
+      panel.spaceBox.classList.toggle("empty", !(side.pattern && side.pattern.length));
+      const notes = [];
+      if (side.lock) notes.push("locked by a block");
+      if (side.dead) notes.push("pattern matches nothing");
+      if (side.out) notes.push("out");
+      setText(panel.pieces, notes.join(" · "));
+      return;
     }
     if (panel.rows && score) {
       setText(panel.rows.places, `${score.places} · ${score.place_points}`);
@@ -316,6 +338,38 @@ function buildPanel(side, i) {
   const pieces = el("div", "pieces");
   root.append(head, turn, scoreLine, clock, detail, table, pieces);
   return { root, total, clock, detail, rows, pieces, turn };
+}
+
+// MeM: the stones held (pattern and captured pile) and the playing space, drawn.
+function buildMemPanel(side, i) {
+  const root = el("section", "side mem-side");
+  root.dataset.side = i;
+  root.style.setProperty("--side", sideColour(side.colour, i));
+  const head = el("header", "side-head");
+  head.append(el("span", "swatch"), el("span", "name", side.name));
+  const turn = el("div", "turn");
+  const scoreLine = el("div", "score");
+  const total = el("span", "total");
+  scoreLine.append(total, el("span", "unit", "stones"));
+  const clock = el("div", "clock");
+  const detail = el("div", "clock-detail");
+  const table = el("dl", "breakdown");
+  const rows = {};
+  for (const [key, label] of [
+    ["pattern", "In the pattern"],
+    ["pile", "Captured"],
+  ]) {
+    table.append(el("dt", "", label));
+    rows[key] = table.appendChild(el("dd"));
+  }
+  const spaceBox = el("div", "space");
+  spaceBox.dataset.empty = "no stones yet";
+  const svgNode = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  spaceBox.append(svgNode);
+  const space = new PatternView(svgNode);
+  const pieces = el("div", "pieces");
+  root.append(head, turn, scoreLine, clock, detail, table, spaceBox, pieces);
+  return { root, total, clock, detail, rows, pieces, turn, space, spaceBox };
 }
 
 function buildRow(side, i) {

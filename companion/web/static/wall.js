@@ -5,20 +5,21 @@
 // by side name: games, wins (finished games only; a shared win counts for each winner) and
 // points (the score totals of those games, summed). Sorted by wins, then points, then name.
 
-import { BoardView } from "./board.js";
 import {
   LiveClock,
   badTopicLevel,
   el,
   eventPlace,
+  eventSquares,
+  gameMeta,
   loadSettings,
   outcomeText,
   parseJson,
-  phaseText,
   setText,
   sideColour,
   winnersOf,
 } from "./common.js";
+import { GameBoard, canDraw } from "./game-board.js";
 import { MqttClient } from "./mqtt-ws.js";
 
 const settings = await loadSettings();
@@ -129,7 +130,7 @@ function buildCard(id) {
   head.append(dot, el("span", "board-id", id), title);
   const body = el("div", "card-body");
   const svgNode = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  const view = new BoardView(svgNode, { mini: true });
+  const view = new GameBoard(svgNode, { mini: true });
   const sides = el("div", "card-sides");
   body.append(svgNode, sides);
   const meta = el("div", "card-meta");
@@ -162,10 +163,13 @@ function renderCard(entry) {
   const view = state.view || {};
   const sides = sidesOf(state);
   setText(card.title, state.title || "");
-  const hasBoard = state.game === "memwars" && Array.isArray(view.places);
-  card.root.classList.toggle("no-board", !hasBoard);
+  card.root.classList.toggle("no-board", !canDraw(state.game, view));
+  card.root.dataset.game = state.game || "";
   const last = state.last_event;
-  card.view.update(hasBoard ? view : null, { lastPlace: last ? eventPlace(last.event) : 0 });
+  card.view.update(state.game, view, {
+    lastPlace: last ? eventPlace(last.event) : 0,
+    lastSquares: last ? eventSquares(last.event) : [],
+  });
   const key = JSON.stringify(sides.map((s) => [s.name, s.colour]));
   if (key !== card.rowsKey) {
     card.rowsKey = key;
@@ -189,11 +193,7 @@ function renderCard(entry) {
     row.root.classList.toggle("to-play", view.turn === i && !view.outcome);
     row.root.classList.toggle("winner", winners.includes(i));
   });
-  const meta = [];
-  if (state.game_id !== undefined && state.game_id !== null) meta.push(`Game ${state.game_id}`);
-  if (view.move) meta.push(`Move ${view.move}`);
-  if (view.phase) meta.push(phaseText(view.phase));
-  setText(card.meta, meta.join(" · "));
+  setText(card.meta, gameMeta(state).join(" · "));
   const result = outcomeText(view, sides.map((s) => s.name));
   card.root.classList.toggle("over", Boolean(result));
   const prompt = result ? `Game over: ${result}` : (view.expected && view.expected.prompt) || "";
