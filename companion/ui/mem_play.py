@@ -263,7 +263,8 @@ class MemPlay:
         selected = self._selected
         if selected is not None and not state.board[selected]:
             selected = None  # taken back, or taken by the other player
-        takeback_possible = not self.referee.is_over and self.referee.seq > 0
+        # One score line per action that counts: none, nothing to take back.
+        takeback_possible = not self.referee.is_over and bool(self._history)
         return MemView(
             title=self.title,
             board=state.board,
