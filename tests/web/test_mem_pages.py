@@ -107,7 +107,7 @@ def test_the_page_follows_a_mem_game_and_shows_its_end(
 
 
 def test_a_solitaire_game_has_one_playing_space(
-    page: Any, display: Any, publisher: Publisher, board_id: str
+    page: Any, display: Any, publisher: Publisher, board_id: str, shots: Path
 ) -> None:
     game = MemGame(names=("Ada",), game="solitaire")
     game.play(6)
@@ -118,6 +118,7 @@ def test_a_solitaire_game_has_one_playing_space(
     assert page.locator(".side .pattern-cell").count() == 6
     assert "MEM-Solitaire" in page.inner_text("#meta")
     assert len(stones(page)) == 26
+    page.screenshot(path=str(shots / "mem-solitaire.png"))
 
 
 def test_the_page_picks_the_drawing_by_the_game(
