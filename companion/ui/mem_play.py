@@ -128,8 +128,11 @@ class MemPlay:
         self._selected: int | None = None
         self._message = ""
         self._hint: HintMarks | None = None
+        self._position = 0
+        """Counts the changes to the game (a takeback too, which leaves the referee's seq
+        where it was), so that a hint searched for one position is never shown on another."""
         self._hinting: int | None = None
-        """The seq a hint is being searched for, or None."""
+        """The position a hint is being searched for, or None."""
         self._takeback: TakebackAsk | None = None
         self._history, self._events = self._replay()
         self._unsubscribe = referee.subscribe(self._committed)
@@ -179,10 +182,10 @@ class MemPlay:
         if not self.hints:
             self._refuse("No hints in a rated game.")
             return
-        if self.referee.is_over or self._hinting == self.referee.seq:
+        if self.referee.is_over or self._hinting == self._position:
             return
-        seq, state, budget = self.referee.seq, self.state, self.hint_budget
-        self._hinting = seq
+        position, state, budget = self._position, self.state, self.hint_budget
+        self._hinting = position
         self._hint = None
         self._tell()
 
@@ -193,14 +196,15 @@ class MemPlay:
             except Exception:
                 log.warning("the hint search failed", exc_info=True)
                 found = HintMarks("No hint: the search failed.")
-            self._call_soon(lambda: self._hinted(seq, found))
+            self._call_soon(lambda: self._hinted(position, found))
 
         threading.Thread(target=search, name="mem-hint", daemon=True).start()
 
-    def _hinted(self, seq: int, found: HintMarks) -> None:
-        if self._hinting == seq:
+    def _hinted(self, position: int, found: HintMarks) -> None:
+        if self._hinting == position:
             self._hinting = None
-        if seq != self.referee.seq:
+        if position != self._position:
+            self._tell()
             return  # the game moved on while the search ran
         self._hint = found
         self._tell()
@@ -312,6 +316,7 @@ class MemPlay:
             self._refuse(f"{refused.explanation} ({refused.rule})")
 
     def _committed(self, note: Notification) -> None:
+        self._position += 1
         self._selected = None
         self._hint = None
         self._takeback = None

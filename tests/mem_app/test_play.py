@@ -118,6 +118,19 @@ def test_a_hint_for_a_position_gone_is_dropped(store: Store) -> None:
     assert play.view().hint is None
 
 
+def test_a_hint_for_a_position_taken_back_is_dropped(store: Store) -> None:
+    jobs = Jobs()
+    play = game(store, "solitaire", call_soon=jobs)
+    side, square, cell = first_legal(play)
+    play.tap_square(square)
+    play.tap_cell(side, cell)
+    play.press("hint")
+    play.press("take_back")
+    jobs.run()
+    view = play.view()
+    assert view.hint is None and not view.hinting and view.patterns == ((),)
+
+
 def test_a_takeback_waits_for_the_other_player(store: Store) -> None:
     play = game(store)
     side, square, cell = first_legal(play)

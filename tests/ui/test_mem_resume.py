@@ -51,6 +51,7 @@ def test_a_killed_mem_game_resumes_from_home(screen: Screen, tmp_path: Path) -> 
     home = screen.screen("home")
     home.refresh()
     assert home.resume_text == f"Resume: Ada vs Bo, Mini-MEM, deal 21, rated (move {seq})"
+    screen.shot("mem-home-resume")
     screen.tap(home.ids.resume)
     assert screen.current == "mem_live"
     play = screen.app.controller.mem
