@@ -40,6 +40,11 @@ def calibrate(
     roles: Mapping[str, str] | None = None,
     board_file: str = "",
 ) -> CalibrationResult:
+    if board.game == "mem":
+        # MeM: one stone a square, told by its whole colour (vision/stone_calibration.py).
+        from vision.stone_calibration import calibrate_stones
+
+        return calibrate_stones(board, frames, plan, roles, board_file)
     images = list(frames)
     problems: list[str] = []
     # First look where the crystals' pictures lie against their places (the lean a

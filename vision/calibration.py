@@ -121,6 +121,11 @@ class Calibration:
     def from_dict(cls, data: Any) -> Calibration:
         if not isinstance(data, dict):
             raise ValueError("not a JSON object")
+        if cls is Calibration and "stones" in data:
+            # MeM: a calibration for single stones (vision/stone_calibration.py).
+            from vision.stone_calibration import StoneCalibration
+
+            return StoneCalibration.from_dict(data)
         if data.get("format") != FORMAT:
             raise ValueError(f"format is not {FORMAT!r}")
         if data.get("version") != VERSION:

@@ -93,6 +93,10 @@ class BoardReader:
         """The last frame's registration (homography and markers), for drawing over it."""
         self._counter_cache: dict[int, tuple[tuple[int, ...], tuple[int | None, ...], int]] = {}
         self._frames = 0
+        # MeM: one stone a square, told by its whole colour (vision/stones.py).
+        from vision.stones import stone_counter
+
+        self.stones = stone_counter(calibration, self.board, self.measurer)
 
     def forget(self) -> None:
         """Start afresh: no registration to hold, no previous frame (a new camera or image)."""
@@ -151,6 +155,8 @@ class BoardReader:
         return BoardReading(readings, hands=hands, registration=registration, t_ns=t_ns)
 
     def _count(self, measured: Measured) -> list[ZoneCounts]:
+        if self.stones is not None:
+            return self.stones.count(measured)
         sampler = self.measurer.sampler
         classes = self.table.lookup_scaled(measured.pixels, sampler.per_point(measured.scale))
         self._classes_now = classes
