@@ -53,6 +53,8 @@ class MemLiveScreen(AppScreen):
         self.prompt = view.prompt
         self.how = view.how
         self.message = view.message
+        if view.takeback is not None:
+            self.message = f"Take back {view.takeback.what}?"
         self.hints = view.hints
         self.hinting = view.hinting
         self.hint_text = (

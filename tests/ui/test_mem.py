@@ -141,6 +141,7 @@ def test_a_mem_game_move_taken_back_when_the_other_agrees(screen: Screen) -> Non
     screen.tap(live.ids.take_back)
     other = play.state.setup.names[1 - side]
     assert live.button("agree") is not None and live.button("agree").text == f"{other} agrees"
+    assert live.message.startswith(f"Take back {play.state.setup.names[side]}'s move on square")
     screen.shot("mem-takeback")
     screen.tap(live.button("agree"))
     view = play.view()
