@@ -22,7 +22,7 @@ reader like any other) with the stones' descriptions and the bare squares.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -186,7 +186,7 @@ def calibrate_stones(
         bare=bare,
     )
     if stones:
-        problems.extend(_alike(stones))
+        problems.extend(_alike(stones, plan))
         problems.extend(_read_back(calibration, board, images, plan))
     return CalibrationResult(calibration, tuple(dict.fromkeys(problems)), found)
 
@@ -256,14 +256,30 @@ def _lean(board: Board, measured: list[Measured], where: Mapping[str, list[int]]
     return fit_lean(np.array(places, np.float64), np.array(offsets, np.float64))
 
 
-def _alike(stones: list[StoneColour]) -> list[str]:
+def _alike(stones: list[StoneColour], plan: Mapping[str, tuple[int, ...]]) -> list[str]:
     typical = Doubt(float(np.median([stone.noise for stone in stones])))
-    return [
-        f"{one} and {other} look alike under this light: the camera cannot tell a {one} "
-        f"stone from {_a(other)} {other} one, and reads neither (more light, or light nearer "
-        "to daylight, may part them)"
-        for one, other in alike_pairs(stones, typical)
-    ]
+    unglared = {
+        frozenset(pair)
+        for pair in alike_pairs([replace(stone, glare=0.0) for stone in stones], typical)
+    }
+    glare_of = {stone.name: stone.glare for stone in stones}
+    problems = []
+    for one, other in alike_pairs(stones, typical):
+        if frozenset((one, other)) in unglared:
+            problems.append(
+                f"{one} and {other} look alike under this light: the camera cannot tell "
+                f"{_a(one)} {one} stone from {_a(other)} {other} one, and reads neither (more "
+                "light, or light nearer to daylight, may part them)"
+            )
+            continue
+        name = max((one, other), key=lambda n: glare_of[n])
+        squares = " and ".join(str(p) for p in plan.get(name, ()))
+        problems.append(
+            f"glare on square {squares} hides the {name} stone's colour: the camera cannot "
+            f"tell {one} from {other}, and reads neither (move the light, or the camera, "
+            "so the paper there is not brighter than around it)"
+        )
+    return problems
 
 
 def _a(word: str) -> str:

@@ -69,15 +69,17 @@ TOO_BIG = 3.0
 """A blob this many stones big is a hand or a sleeve, not a stone."""
 UNLIKE = 4.0
 """A blob further than this (in tolerances) from every colour is no stone of the set."""
-CLEARLY_NEARER = 1.0
+CLEARLY_NEARER = 0.6
 """The nearest colour must be this much nearer (in tolerances) than the next."""
-ALIKE = 3.0
+ALIKE = 1.6
 """Two colours whose calibration stones lie closer than this (in tolerances) cannot be told
 apart under this light: calibration names them, and the reader never reads them."""
 
-LIGHTNESS_TOLERANCE = 6.0
+LIGHTNESS_TOLERANCE = 4.0
 """L* a stone's parts may differ from its calibration stone's: stones of one colour differ
-a little, and a stone elsewhere on the board is seen from a slightly different side."""
+a little, and a stone elsewhere on the board is seen from a slightly different side..."""
+LIGHTNESS_SHARE = 0.08
+"""... and more the lighter the stone (one a tenth darker is that much lower in L*)."""
 CHROMA_TOLERANCE = 6.0
 """a*, b* units, likewise; grows with the colour's own chroma (a hue a few degrees off)."""
 CHROMA_SHARE = 0.15
@@ -162,9 +164,10 @@ class StoneColour:
         luminance = _luminance(np.array([self.dark, self.middle, self.light]))
         shift = _lightness(luminance + added) - np.array([self.dark, self.middle, self.light])
         noise = NOISE_WEIGHT * float(np.hypot(doubt.noise, self.noise))
-        lightness = np.sqrt(LIGHTNESS_TOLERANCE**2 + noise**2 + shift**2)
+        own = LIGHTNESS_TOLERANCE + LIGHTNESS_SHARE * (self.vector()[:3] + 16)
+        lightness = np.sqrt(own**2 + noise**2 + shift**2)
         # Added white light washes colours out towards the paper's.
-        fade = added / (float(_luminance(np.array([self.middle]))[0]) + added)
+        fade = added / max(float(_luminance(np.array([self.middle]))[0]) + added, 1e-6)
         chroma = float(np.hypot(self.a, self.b))
         ab = float(
             np.hypot(CHROMA_TOLERANCE + CHROMA_SHARE * chroma, np.hypot(noise, fade * chroma))
@@ -208,13 +211,17 @@ def describe(values: Floats, rgb: Floats) -> Floats:
 
 
 def distances(feature: Floats, colours: Sequence[StoneColour], doubt: Doubt) -> Floats:
-    """How far (in tolerances, summed in quadrature over the features) a stone is from each
-    colour."""
+    """How far (in tolerances) a stone is from each colour: its lightness (the three parts
+    together, as they rise and fall together) and its colour (CIELAB's a* and b*, and the
+    linear chromaticity, which part different pairs best) added in quadrature."""
     if not colours:
         return np.zeros(0)
     vectors = np.stack([c.vector() for c in colours])
     tolerances = np.stack([c.tolerance(doubt) for c in colours])
-    return np.asarray(np.sqrt((((feature - vectors) / tolerances) ** 2).sum(axis=1)))
+    errors = ((feature - vectors) / tolerances) ** 2
+    lightness = errors[:, :3].mean(axis=1)
+    colour = errors[:, 3:].sum(axis=1)
+    return np.asarray(np.sqrt(lightness + colour))
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,9 +22,6 @@ MILD = EASY.replace(
     tilt=25.0, azimuth=20.0, brightness=0.8, colour_temperature=4200.0, gradient=0.2
 )
 """A camera on a stand a little to one side, a warmer and dimmer lamp, uneven light."""
-ACHROMATIC = ("white", "black", "grey")
-"""MeM stones with no hue: the reader tells colours by hue, so it cannot read these."""
-CHROMATIC = tuple(name for name in MEM_STONES if name not in ACHROMATIC)
 CALIBRATION_SEED = 101
 
 
@@ -33,7 +30,7 @@ def mem_board() -> Board:
 
 
 def calibrate_mem(
-    board: Board, conditions: Conditions, colours: Sequence[str] = CHROMATIC
+    board: Board, conditions: Conditions, colours: Sequence[str] = MEM_STONES
 ) -> CalibrationResult:
     """Calibrate as a user would: one stone of each colour on the square the plan names,
     nothing else on the board, two frames."""
