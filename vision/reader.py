@@ -43,6 +43,12 @@ SEVERAL = 1.7
 TWO_IN_ONE_BLOB = 2.6
 """One blob this big (in crystals) is two crystals touching."""
 MAX_CRYSTALS = 3
+DARK_NEARBY = 0.25
+"""Black area (in crystals) on a zone from which its colours must form blobs to count: the
+sharp edges of a counter's tile and pips, blurred and JPEG-compressed, fringe with colour
+that adds up to a crystal's area in scattered specks."""
+COMPACT = 0.25
+"""The least blob (in crystals) that is a crystal beside dark print or a counter."""
 UNKNOWN_OCCLUDES = 0.6
 """Unknown-coloured area, in crystals, that makes a zone occluded."""
 HAND_COVER = 4
@@ -171,8 +177,10 @@ class BoardReader:
         whole = (ratios >= CLEARLY_ONE) & (ratios < SEVERAL)
         faint = ratios < FRINGE
         held = whole.sum(axis=1)
+        dark = histogram[:, BLACK] >= DARK_NEARBY * self._typical_area
         plain = (
             inside
+            & ~dark
             & (whole | faint).all(axis=1)
             & (histogram[:, UNKNOWN] < UNKNOWN_OCCLUDES * self._typical_area * (1 + held))
         )
@@ -191,10 +199,12 @@ class BoardReader:
                     )
                 )
             else:
-                result.append(self._zone(histogram[index], bool(inside[index]), index))
+                result.append(
+                    self._zone(histogram[index], bool(inside[index]), bool(dark[index]), index)
+                )
         return result
 
-    def _zone(self, row: NDArray[np.int64], inside: bool, index: int) -> ZoneCounts:
+    def _zone(self, row: NDArray[np.int64], inside: bool, dark: bool, index: int) -> ZoneCounts:
         if not inside:
             return ZoneCounts((), 0.0, True, 0)
         ratios = row[FIRST_COLOUR:] / self._areas
@@ -207,11 +217,13 @@ class BoardReader:
             if ratio > MAX_CRYSTALS + 0.8:
                 occluded = True
             count = 0 if ratio < ONE_CRYSTAL else 1
-            if ratio >= ONE_CRYSTAL and (ratio < CLEARLY_ONE or ratio >= SEVERAL):
+            if ratio >= ONE_CRYSTAL and (dark or ratio < CLEARLY_ONE or ratio >= SEVERAL):
                 if square is None:
                     square = self.measurer.sampler.square(self._classes_now, index, BACKGROUND)
                 if ratio < CLEARLY_ONE:
                     count = int(self._blobs(square, number)[0] >= ONE_CRYSTAL)
+                elif ratio < SEVERAL:
+                    count = int(self._blobs(square, number)[0] >= COMPACT)
                 else:
                     count = self._how_many(square, number, float(ratio))
             crystals.extend([name] * count)

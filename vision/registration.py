@@ -36,6 +36,8 @@ MAX_ERROR_MM = 2.5
 """A fit whose markers stray further than this on average is rejected."""
 HALF_SIZE_BELOW = 6
 """Search the full-size image too when the half-size one gives fewer markers than this."""
+EFFORTS = 3
+"""Ways of looking for markers, each slower than the last (see MarkerFinder.find)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +76,10 @@ class MarkerFinder:
         self._quick = cv2.aruco.ArucoDetector(dictionary, quick)
         self._known = {m.id for m in board.markers}
 
-    def find(self, grey: Grey) -> Detection:
+    def find(self, grey: Grey, effort: int = 0) -> Detection:
+        """The markers in a frame. Effort 0 looks in the half-size image, and in the full-size
+        one too when that finds fewer than HALF_SIZE_BELOW; effort 1 always looks at full
+        size; effort 2 also sharpens it first (an out-of-focus camera)."""
         half = np.asarray(
             cv2.resize(
                 grey, (grey.shape[1] // 2, grey.shape[0] // 2), interpolation=cv2.INTER_AREA
@@ -82,11 +87,10 @@ class MarkerFinder:
             np.uint8,
         )
         found = self._detect(self._quick, half, scale=2.0)
-        if len(found) < HALF_SIZE_BELOW:
+        if effort >= 1 or len(found) < HALF_SIZE_BELOW:
             for marker_id, corners in self._detect(self._thorough, grey, scale=1.0).items():
                 found.setdefault(marker_id, corners)
-        if len(found) < HALF_SIZE_BELOW:
-            # An out-of-focus camera: sharpen, then look again.
+        if effort >= 2 or len(found) < HALF_SIZE_BELOW:
             soft = cv2.GaussianBlur(grey, (0, 0), 2)
             sharp = np.asarray(cv2.addWeighted(grey, 2.5, soft, -1.5, 0), np.uint8)
             for marker_id, corners in self._detect(self._thorough, sharp, scale=1.0).items():
@@ -247,8 +251,13 @@ class RegistrationTracker:
             if image.ndim == 2
             else np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
         )
-        detection = self._finder.find(grey)
-        fitted = fit_homography(self._board, detection)
+        # A few markers found in a small, noisy picture may all lie on one edge, or one
+        # misread may spoil the fit: then look harder before holding the last fit.
+        for effort in range(EFFORTS):
+            detection = self._finder.find(grey, effort)
+            fitted = fit_homography(self._board, detection)
+            if fitted is not None and fitted[1] <= MAX_ERROR_MM:
+                break
         total = len(self._board.markers)
         if fitted is not None and fitted[1] <= MAX_ERROR_MM:
             homography, error = fitted
