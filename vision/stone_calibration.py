@@ -264,6 +264,7 @@ def _alike(stones: list[StoneColour], plan: Mapping[str, tuple[int, ...]]) -> li
     }
     glare_of = {stone.name: stone.glare for stone in stones}
     problems = []
+    hidden: dict[str, list[str]] = {}
     for one, other in alike_pairs(stones, typical):
         if frozenset((one, other)) in unglared:
             problems.append(
@@ -273,11 +274,13 @@ def _alike(stones: list[StoneColour], plan: Mapping[str, tuple[int, ...]]) -> li
             )
             continue
         name = max((one, other), key=lambda n: glare_of[n])
+        hidden.setdefault(name, []).append(other if name == one else one)
+    for name, others in hidden.items():
         squares = " and ".join(str(p) for p in plan.get(name, ()))
         problems.append(
             f"glare on square {squares} hides the {name} stone's colour: the camera cannot "
-            f"tell {one} from {other}, and reads neither (move the light, or the camera, "
-            "so the paper there is not brighter than around it)"
+            f"tell {name} from {' or '.join(others)}, and reads none of them (move the light, "
+            "or the camera, so the paper there is not brighter than around it)"
         )
     return problems
 

@@ -40,7 +40,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.measure import GAMMA, LOCAL_POINTS, Measured
+from vision.measure import GAMMA, GLARE_FROM, LOCAL_POINTS, Measured
 
 if TYPE_CHECKING:
     from vision.reader import ZoneCounts
@@ -295,9 +295,14 @@ def glare(measured: Measured, nearest: NDArray[np.intp], weights: Floats) -> Flo
     if white is None:
         return np.zeros(len(zones))
     centres = np.array([zone.centre for zone in zones], np.float64)
-    smooth = np.power(np.maximum(white.at(centres), 1.0) / 255, GAMMA)
-    local = np.power(np.maximum(white.near(centres, nearest, weights), 1.0) / 255, GAMMA)
-    return np.asarray(np.clip((local - smooth) / smooth, 0.0, None).max(axis=1), np.float64)
+    smooth = np.maximum(white.at(centres), 1.0)
+    local = np.maximum(white.near(centres, nearest, weights), 1.0)
+    # As the measurement does: only paper clearly brighter than the smooth light is glare.
+    glared = (local > smooth * GLARE_FROM).any(axis=1)
+    added = (np.power(local / 255, GAMMA) - np.power(smooth / 255, GAMMA)) / np.power(
+        smooth / 255, GAMMA
+    )
+    return np.asarray(np.where(glared, np.clip(added, 0.0, None).max(axis=1), 0.0), np.float64)
 
 
 def nearest_paper(sampler: Any) -> tuple[NDArray[np.intp], Floats]:
