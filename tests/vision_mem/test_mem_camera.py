@@ -67,6 +67,26 @@ def test_a_dealt_position_is_read_exactly(conditions: Conditions, seed: int, tak
 
 
 @CONDITIONS
+def test_a_stone_between_two_colours_is_unsure_never_a_wrong_colour(
+    conditions: Conditions,
+) -> None:
+    """Over twelve deals some stones lean towards another colour (seed 1: a blue towards
+    purple on square 0): they read as unsure, and no square ever names a wrong colour."""
+    board = mem_board()
+    reader = BoardReader(mem_calibration(conditions), board)
+    unsure = 0
+    for seed in range(1, 13):
+        scene = mem_position(seed, 0)
+        reader.forget_contents()
+        reading = reader.read(render(board, scene, conditions, seed).image)
+        for key, zone in reading.zones.items():
+            if zone.crystals != scene.crystals[key]:
+                assert zone.crystals == () and (zone.confidence < 0.6 or zone.occluded), key
+                unsure += 1
+    assert 0 < unsure <= 24
+
+
+@CONDITIONS
 def test_an_empty_board_reads_empty(conditions: Conditions) -> None:
     board = mem_board()
     reading = BoardReader(mem_calibration(conditions), board).read(
