@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 
 from vision.colours import NEUTRAL_CHROMA, WhiteField, chroma_distance, features, fit_white
 from vision.geometry import Board
+from vision.glare import find_glare
 from vision.lean import Lean
 from vision.registration import Fit, RegistrationTracker
 from vision.sampling import Patches, Sampler
@@ -99,12 +100,25 @@ class Measurer:
             # Light around a zone darker than the smooth field is shadow, which scales
             # everything there: divide by it. Brighter is glare, which adds light (in
             # linear units, before the camera's gamma): take it away first.
-            smooth = np.maximum(white.at(self._zone_centres), 1.0)
+            points = self.sampler.paper_points
             local = np.maximum(white.near(self._zone_centres, self._nearest, self._weights), 1.0)
-            pixels = self._without_glare(patches.zones, smooth, local)
             blinded = local.min(axis=1) >= BURNT_OUT
+            glare = find_glare(points, paper, white.bare, white.at(points))
+            if glare is not None:
+                # The room's light is what is left of the paper once the glare is taken away.
+                without = fit_white(points, glare.without(points, paper), patches.paper_inside)
+                if without is not None:
+                    white = without
+                    local = np.maximum(
+                        white.near(self._zone_centres, self._nearest, self._weights), 1.0
+                    )
+            smooth = np.maximum(white.at(self._zone_centres), 1.0)
+            paper_white = np.maximum(white.at(points), 1.0)
+            added = self._local_glare(smooth, local)
+            if glare is not None:
+                added = added + glare.added(self._zone_centres)
+            pixels = self._without_glare(patches.zones, added)
             scale = (1 / np.minimum(local, smooth)).astype(np.float32)
-            paper_white = np.maximum(white.at(self.sampler.paper_points), 1.0)
             ratio = paper / paper_white
             chromatic = chroma_distance(features(ratio)) > NEUTRAL_CHROMA * 1.5
             dark = ratio.mean(axis=1) < 0.35
@@ -121,20 +135,26 @@ class Measurer:
             blinded,
         )
 
-    def _without_glare(
-        self, pixels: Image, smooth: NDArray[np.float64], local: NDArray[np.float64]
-    ) -> NDArray[np.float32]:
+    def _local_glare(
+        self, smooth: NDArray[np.float64], local: NDArray[np.float64]
+    ) -> NDArray[np.float64]:
+        """Per zone and channel, the light that glare too small to fit as a patch adds there
+        (linear units; 0 where there is none), from the paper right around the zone.
+
+        Glare is the lamp itself mirrored, so it has the colour of the room's light, which
+        is the colour of the smooth field: what it adds is measured as a share of that. The
+        paper clips at 255 in its brightest channel and hides the glare there, so the
+        channels that did not clip tell the share."""
+        glared = (local > smooth * GLARE_FROM).any(axis=1)
+        share = np.where(glared, _glare_share(local, smooth), 0.0)
+        return np.asarray(share[:, None] * _linear(smooth), np.float64)
+
+    def _without_glare(self, pixels: Image, added: NDArray[np.float64]) -> NDArray[np.float32]:
         values = pixels.astype(np.float32)
-        glared = np.flatnonzero((local > smooth * GLARE_FROM).any(axis=1))
-        if len(glared) == 0:
-            return values
         spans = self.sampler.spans
-        for index in glared.tolist():
+        for index in np.flatnonzero(added.max(axis=1) > 0).tolist():
             first, end = spans[index]
-            # Glare light is near white, but the paper clips at 255 in its brightest
-            # channel and hides it there: the channel that shows the most stands for all.
-            added = np.full(3, float((_linear(local[index]) - _linear(smooth[index])).max()))
-            linear = np.maximum(_linear(values[first:end]) - added, 0.0)
+            linear = np.maximum(_linear(values[first:end]) - added[index].astype(np.float32), 0.0)
             values[first:end] = _encoded(linear)
         return values
 
@@ -162,6 +182,15 @@ GAMMA = 2.2
 
 def _linear(values: NDArray[Any]) -> NDArray[np.float32]:
     return np.asarray(np.power(np.asarray(values, np.float32) / 255.0, GAMMA), np.float32)
+
+
+def _glare_share(seen: NDArray[np.float64], smooth: NDArray[np.float64]) -> NDArray[np.float64]:
+    """How much light, as a share of the smooth field's, glare adds: judged on the channels
+    that did not clip (all of them clipped: on the brightest)."""
+    share = _linear(seen) / np.maximum(_linear(smooth), 1e-6) - 1.0
+    clipped = seen >= BURNT_OUT
+    usable = np.where(clipped.all(axis=1, keepdims=True), True, ~clipped)
+    return np.asarray(np.where(usable, share, -np.inf).max(axis=1), np.float64)
 
 
 def _encoded(linear: NDArray[np.float32]) -> NDArray[np.float32]:

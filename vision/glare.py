@@ -1,0 +1,199 @@
+"""Glare on the paper: one soft patch of added light, told apart from the room's light.
+
+A lamp mirrored in semi-gloss paper adds light over a soft patch, brightest in its middle,
+in the lamp's own colour. The smooth white field (vision/colours.py) is a quadratic, which
+bends up under a broad patch and takes part of it for the room's light; the nearby paper
+points then all see less glare than a place in the middle of the patch does. So when the
+paper shows a patch brighter than the field, the paper's light (in linear units, where
+light adds up) is fitted again with the quadratic plus one round Gaussian patch, in the
+colour of the light there, trying a few sizes and centres; the patch is kept when it
+explains the paper clearly better than the quadratic alone.
+
+    glare = find_glare(points_mm, paper, usable, white)   # Glare | None
+    glare.added(zone_centres_mm)                          # (n, 3) light added, linear
+    glare.without(points_mm, paper)                       # the paper as it is without it
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+Floats = NDArray[np.floating[Any]]
+
+GAMMA = 2.2
+"""Cameras store about the 1/2.2 power of the light; light adds up before that."""
+CLIPPED = 250.0
+"""A channel this bright has clipped: it no longer shows how much light fell on it."""
+SUSPECT = 0.05
+"""Paper this much brighter (as a share of the field's light) than the field may be glare."""
+LEAST_SUSPECTS = 3
+SHADOWED = 0.1
+"""Paper this much darker than the field is in shadow, which is no part of a glare fit."""
+SIZES_MM = (12.0, 17.0, 24.0, 34.0, 48.0, 68.0)
+"""The patch's spreads tried (standard deviation)."""
+BETTER = 0.6
+"""A patch is kept when it leaves at most this share of the quadratic's squared error."""
+CANDIDATES = 3
+"""Patches looked for at most (lamps, windows)."""
+APART_MM = 60.0
+"""Candidate middles closer than this are one patch."""
+LEAST_SHARE = 0.04
+"""A patch adding less than this share of the light at its middle is not worth taking away."""
+
+
+def linear(values: NDArray[Any]) -> NDArray[np.float64]:
+    return np.asarray(np.power(np.asarray(values, np.float64) / 255.0, GAMMA), np.float64)
+
+
+def encoded(values: NDArray[Any]) -> NDArray[np.float64]:
+    return np.asarray(255.0 * np.power(np.maximum(values, 0.0), 1 / GAMMA), np.float64)
+
+
+@dataclass(frozen=True, slots=True)
+class Patch:
+    centre: tuple[float, float]
+    spread: float
+    """Millimetres (the Gaussian's standard deviation)."""
+    colour: Floats
+    """(3,) linear light added at the middle, per channel."""
+
+    def shape(self, points: Floats) -> Floats:
+        d2 = (points[:, 0] - self.centre[0]) ** 2 + (points[:, 1] - self.centre[1]) ** 2
+        return np.asarray(np.exp(-d2 / (2 * self.spread**2)), np.float64)
+
+
+@dataclass(frozen=True, slots=True)
+class Glare:
+    patches: tuple[Patch, ...]
+
+    def added(self, points: Floats) -> Floats:
+        """(n, 3) linear light the glare adds at board points."""
+        total = np.zeros((len(points), 3))
+        for patch in self.patches:
+            total += patch.shape(points)[:, None] * patch.colour
+        return total
+
+    def without(self, points: Floats, values: Floats) -> Floats:
+        """Camera values (0..255) at board points, the glare taken away."""
+        return encoded(linear(values) - self.added(points))
+
+
+def _terms(points: Floats) -> Floats:
+    centre = points.mean(axis=0)
+    half = max(float(np.ptp(points[:, 0])), float(np.ptp(points[:, 1])), 1.0) / 2
+    x = (points[:, 0] - centre[0]) / half
+    y = (points[:, 1] - centre[1]) / half
+    return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1)
+
+
+def find_glare(
+    points: Floats, paper: Floats, usable: NDArray[np.bool_], field: Floats
+) -> Glare | None:
+    """The glare patches on the paper, or None.
+
+    `paper` holds each paper point's colour (0..255), `usable` the points that show bare
+    paper (covered ones left out), `field` the smooth white field's colour at each point."""
+    light = linear(paper)
+    smooth = np.maximum(linear(field), 1e-6)
+    unclipped = paper < CLIPPED
+    share = np.where(unclipped, light / smooth - 1.0, -np.inf).max(axis=1)
+    # Shadows take light away, which glare never does: leave them to the white field.
+    usable = usable & (share > -SHADOWED)
+    suspects = usable & (share > SUSPECT)
+    if suspects.sum() < LEAST_SUSPECTS or usable.sum() < 12:
+        return None
+    terms = _terms(points[usable])
+    samples = light[usable]
+    fit = unclipped[usable]
+    plain = _fitted(terms, samples, fit, [])[0]
+    found: list[Patch] = []
+    for guess in _candidates(points, share, suspects):
+        tint = smooth[np.argmin(np.hypot(*(points - guess).T))]
+        tint = tint / tint.max()
+        best: tuple[float, Patch, Floats] | None = None
+        for spread in SIZES_MM:
+            for dx in (-0.5, 0.0, 0.5):
+                for dy in (-0.5, 0.0, 0.5):
+                    centre = (float(guess[0] + dx * spread), float(guess[1] + dy * spread))
+                    patch = Patch(centre, spread, tint)
+                    residual, amounts = _fitted(terms, samples, fit, [_lit(patch, points[usable])])
+                    error = float(np.sum(residual**2))
+                    if amounts[0] > 0 and (best is None or error < best[0]):
+                        best = (error, patch, residual)
+        if best is None:
+            continue
+        # Judged where the patch is: light the quadratic misses elsewhere (a shadow's edge,
+        # a corner) must not hide a clear patch, nor pass for one.
+        near = np.tile(best[1].shape(points[usable]) > 0.2, 3)[fit.T.reshape(-1)]
+        surrounded = _surrounded(best[1], points[usable])
+        if surrounded and np.sum(best[2][near] ** 2) <= BETTER * np.sum(plain[near] ** 2):
+            found.append(best[1])
+    if not found:
+        return None
+    # Fitted together, each patch takes only its own light.
+    shapes = [_lit(patch, points[usable]) for patch in found]
+    amounts = _fitted(terms, samples, fit, shapes)[1]
+    kept = []
+    for patch, amount in zip(found, amounts, strict=True):
+        colour = patch.colour * amount
+        middle = smooth[np.argmin(np.hypot(*(points - np.array(patch.centre)).T))]
+        if amount > 0 and float((colour / middle).max()) >= LEAST_SHARE:
+            kept.append(replace(patch, colour=colour))
+    return Glare(tuple(kept)) if kept else None
+
+
+def _surrounded(patch: Patch, points: Floats) -> bool:
+    """Whether paper is seen on every side of the patch where it has faded: a bright
+    stretch along the sheet's edge or in a corner may be the room's light that the
+    quadratic cannot follow, and nothing shows it fading there."""
+    offset = points - np.array(patch.centre)
+    distance = np.hypot(offset[:, 0], offset[:, 1])
+    ring = (distance > 1.5 * patch.spread) & (distance < 3.5 * patch.spread)
+    angle = np.arctan2(offset[ring, 1], offset[ring, 0])
+    sides = np.floor((angle + np.pi) / (np.pi / 2)).astype(int) % 4
+    return len(set(sides.tolist())) == 4
+
+
+def _lit(patch: Patch, points: Floats) -> Floats:
+    """(n, 3) the patch's light at points, for an amount of 1."""
+    return np.asarray(patch.shape(points)[:, None] * patch.colour, np.float64)
+
+
+def _candidates(points: Floats, share: Floats, suspects: NDArray[np.bool_]) -> list[Floats]:
+    """Where patches may be centred: the brightest suspects, each far from the others."""
+    chosen: list[Floats] = []
+    for index in np.argsort(-np.where(suspects, share, -np.inf)):
+        if not suspects[index] or len(chosen) == CANDIDATES:
+            break
+        point = points[index]
+        if all(np.hypot(*(point - other)) > APART_MM for other in chosen):
+            chosen.append(point)
+    return chosen
+
+
+def _fitted(
+    terms: Floats, samples: Floats, fit: NDArray[np.bool_], shapes: list[Floats]
+) -> tuple[Floats, Floats]:
+    """The residuals (channel after channel, fitted samples only) of a quadratic per
+    channel plus each patch's light (n, 3) times an amount (the same in every channel: a
+    patch has its lamp's colour), and the amounts."""
+    count = len(terms)
+    columns = terms.shape[1]
+    extra = len(shapes)
+    design = np.zeros((3 * count, 3 * columns + extra))
+    target = np.zeros(3 * count)
+    keep = np.zeros(3 * count, bool)
+    for channel in range(3):
+        rows = slice(channel * count, (channel + 1) * count)
+        design[rows, channel * columns : (channel + 1) * columns] = terms
+        for number, shape in enumerate(shapes):
+            design[rows, 3 * columns + number] = shape[:, channel]
+        target[rows] = samples[:, channel]
+        keep[rows] = fit[:, channel]
+    solution, *_ = np.linalg.lstsq(design[keep], target[keep], rcond=None)
+    residual = design[keep] @ solution - target[keep]
+    return np.asarray(residual, np.float64), np.asarray(solution[3 * columns :], np.float64)
