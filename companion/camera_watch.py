@@ -8,13 +8,17 @@ thread of its own, and every change the temporal filter commits handed on.
 `on_seen` gets the whole committed board ({'17': ('red',), ...}); `on_lost` gets one
 sentence when the camera stops (unplugged, the end of a video): the game then goes on by
 touch. Both are called from the camera thread: the app hands them to its own.
+
+For MeM the filter starts from the dealt board (`initial`: the camera holds what the rules
+say until it reads otherwise) and `on_unsure` gets the squares whose stone the camera
+cannot name, whenever they change.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from companion.errors import UserError
@@ -23,24 +27,45 @@ log = logging.getLogger(__name__)
 
 Seen = Callable[[dict[str, tuple[str, ...]]], None]
 Lost = Callable[[str], None]
+Unsure = Callable[[frozenset[str]], None]
 
 
 class CameraWatch:
-    def __init__(self, spec: str, calibration: Path, on_seen: Seen, on_lost: Lost) -> None:
+    def __init__(
+        self,
+        spec: str,
+        calibration: Path,
+        on_seen: Seen,
+        on_lost: Lost,
+        *,
+        initial: Mapping[str, tuple[str, ...]] | None = None,
+        on_unsure: Unsure | None = None,
+    ) -> None:
         self.spec = spec
         self.calibration = calibration
         self._on_seen = on_seen
         self._on_lost = on_lost
+        self._initial = dict(initial or {})
+        self._on_unsure = on_unsure
         self._stopped = threading.Event()
         self.frames = 0
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
 
     @classmethod
-    def start(cls, spec: str, calibration: Path, on_seen: Seen, on_lost: Lost) -> CameraWatch | str:
+    def start(
+        cls,
+        spec: str,
+        calibration: Path,
+        on_seen: Seen,
+        on_lost: Lost,
+        *,
+        initial: Mapping[str, tuple[str, ...]] | None = None,
+        on_unsure: Unsure | None = None,
+    ) -> CameraWatch | str:
         """Watching, or why the camera cannot watch (no calibration yet, say)."""
         if not calibration.is_file():
             return f"the camera is not calibrated yet ({calibration}): set it up from Home"
-        watch = cls(spec, calibration, on_seen, on_lost)
+        watch = cls(spec, calibration, on_seen, on_lost, initial=initial, on_unsure=on_unsure)
         watch._thread.start()
         return watch
 
@@ -49,6 +74,7 @@ class CameraWatch:
         self._thread.join(timeout=5)
 
     def _run(self) -> None:
+        from companion.mem_table import unsure_zones
         from vision.calibration import Calibration
         from vision.reader import BoardReader
         from vision.sources import open_source
@@ -56,7 +82,8 @@ class CameraWatch:
 
         try:
             reader = BoardReader(Calibration.load(self.calibration))
-            state = FilterState.start()
+            state = FilterState.start(self._initial)
+            unsure: frozenset[str] = frozenset()
             with open_source(self.spec) as source:
                 while not self._stopped.is_set():
                     frame = source.read()
@@ -64,7 +91,12 @@ class CameraWatch:
                         self._lost("the camera sent no more frames")
                         return
                     self.frames += 1
-                    state, observation = step(state, reader.read(frame.image, frame.t_ns))
+                    reading = reader.read(frame.image, frame.t_ns)
+                    state, observation = step(state, reading)
+                    now = unsure_zones(reading) if self._on_unsure is not None else None
+                    if now is not None and now != unsure and self._on_unsure is not None:
+                        unsure = now
+                        self._on_unsure(now)
                     if observation is not None and observation.changes:
                         self._on_seen(dict(state.committed))
         except UserError as err:  # CameraLost is one: unplugged, or the driver gave up

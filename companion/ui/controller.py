@@ -33,9 +33,11 @@ from companion.devices.buttons import ButtonPress
 from companion.devices.keyboard import KeyboardButtons
 from companion.errors import UserError
 from companion.games.contract import TABLE, BadSetup
+from companion.games.mem.table import rules_board
 from companion.games.memwars.board_pieces import PieceColours
 from companion.games.memwars.players import SimulatedTable
 from companion.live import AlertView, LiveGame, LiveView
+from companion.mem_table import VirtualMemTable, camera_stones
 from companion.observations import ScanDesk
 from companion.session import Referee
 from companion.store import GameRow, Store
@@ -182,6 +184,8 @@ class Controller:
         self.virtual_table = virtual_table
         self.call_soon = call_soon or (lambda job: job())
         self.table: VirtualTable | None = None
+        self.mem_table: VirtualMemTable | None = None
+        """The simulated MeM table, when a MeM game is played on one."""
         self._keys: KeyboardButtons | None = None
         self._study: StudySession | None = None
         self.simulated_camera: Any = None
@@ -258,9 +262,19 @@ class Controller:
     def _take_up_mem(self, referee: Referee) -> MemPlay:
         self.close()
         title = self.store.game(referee.game_id).title
-        self.mem = MemPlay(
-            referee, title=title, hints=hints_allowed(title), call_soon=self.call_soon
+        play = MemPlay(
+            referee,
+            title=title,
+            hints=hints_allowed(title),
+            call_soon=self.call_soon,
+            camera=self.camera or self.virtual_table or self.camera_spec is not None,
+            on_alert=self._alerted,
         )
+        self.mem = play
+        if self.virtual_table:
+            self._lay_mem_table(play)
+        elif self.camera_spec is not None:
+            self._watch_mem(play, self.camera_spec)
         if self.on_game is not None:
             # Streamed like any game; MeM has no clock and no cards.
             self._put_down = self.on_game(referee, None, None)
@@ -309,6 +323,57 @@ class Controller:
         # simulated players put their pieces where the rules say, at once.
         table.follow(live.view().board)
         live.referee.subscribe(lambda _note: table.follow(live.view().board))
+
+    def _lay_mem_table(self, play: MemPlay) -> None:
+        """A simulated MeM table: the rules' stones dealt on it, filmed by the virtual camera;
+        what it commits goes to the game on the game's thread."""
+
+        def seen(board: dict[str, tuple[str, ...]]) -> None:
+            self.call_soon(lambda: play.table_seen(board))
+
+        def unsure(zones: frozenset[str]) -> None:
+            self.call_soon(lambda: play.table_unsure(zones))
+
+        def failed(why: str) -> None:
+            self.call_soon(lambda: play.camera_lost(why))
+
+        table = VirtualMemTable.start(rules_board(play.state), on_seen=seen, on_unsure=unsure)
+        if isinstance(table, str):
+            play.camera_lost(f"the virtual camera did not start: {table}")
+            return
+        table.on_failure = failed
+        self.mem_table = table
+        # After every action the players do the table work the rules ask for (a captured
+        # group taken off, a stone a takeback returns put back), at once.
+        play.referee.subscribe(lambda _note: table.follow(rules_board(play.state)))
+
+    def _watch_mem(self, play: MemPlay, spec: str) -> None:
+        """The real camera over a MeM board: it needs a MeM calibration of its own."""
+        self.close_camera_setup()
+        if not self.mem_calibration_path.is_file():
+            play.camera_lost(
+                f"the camera is not calibrated for MeM yet ({self.mem_calibration_path}): "
+                "companion vision calibrate --board vision/boards/mem.toml writes it"
+            )
+            return
+        watch = CameraWatch.start(
+            spec,
+            self.mem_calibration_path,
+            on_seen=lambda board: self.call_soon(lambda: play.table_seen(board)),
+            on_lost=lambda why: self.call_soon(lambda: play.camera_lost(why)),
+            initial=camera_stones(rules_board(play.state)),
+            on_unsure=lambda zones: self.call_soon(lambda: play.table_unsure(zones)),
+        )
+        if isinstance(watch, str):
+            play.camera_lost(watch)
+            return
+        self.watch = watch
+
+    def mem_table_tap(self, square: int) -> None:
+        """A tap on the simulated MeM table: a hand takes the stone on `square` off, or puts
+        back the one it took."""
+        if self.mem_table is not None:
+            self.mem_table.tap(square)
 
     def _open_reader(self, live: LiveGame, referee: Referee) -> None:
         """The card reader: an emulated one on the simulated table (any card can be scanned
@@ -384,6 +449,12 @@ class Controller:
     @property
     def calibration_path(self) -> Path:
         return self.config.store.resolved_path().with_name("calibration.json")
+
+    @property
+    def mem_calibration_path(self) -> Path:
+        """The camera's calibration for the MeM board (`companion vision calibrate --board
+        vision/boards/mem.toml --out ...`): eleven stone colours, not the crystals'."""
+        return self.config.store.resolved_path().with_name("mem-calibration.json")
 
     def table_tap(self, zone: str, colour: str) -> None:
         """A tap on the simulated table: puts a crystal of `colour` on `zone`, or takes one
@@ -474,6 +545,9 @@ class Controller:
         if self.table is not None:
             self.table.stop()
             self.table = None
+        if self.mem_table is not None:
+            self.mem_table.stop()
+            self.mem_table = None
         if self.watch is not None:
             self.watch.stop()
             self.watch = None

@@ -36,6 +36,7 @@ STONE_RGB: dict[str, tuple[float, float, float]] = {
     "grey": (0.55, 0.56, 0.58),
 }
 """The eleven MeM colours (companion/games/mem/colours.py) on the screen."""
+COLOUR_ID = {name: colour for colour, name in NAME.items() if colour}
 SQUARE_RGB = (0.74, 0.63, 0.46)
 """The board's squares: a light wood, so that black, white and grey stones all show."""
 CELL_RGB = (0.24, 0.24, 0.27)
@@ -44,6 +45,7 @@ HINT_RGB = (1.0, 0.2, 0.85)
 TAKEABLE_RGB = (0.2, 0.75, 0.3)
 CAPTURE_RGB = (0.95, 0.25, 0.15)
 PENDING_RGB = (1.0, 0.6, 0.0)
+ALERT_RGB = (0.9, 0.05, 0.05)
 SIDE_RGB = ((0.25, 0.7, 0.95), (0.98, 0.7, 0.25))
 """Each player's frame: colours no stone has."""
 
@@ -133,8 +135,14 @@ class MemBoardView(Widget):
         stones = {s for s, c in enumerate(view.board) if c}
         show_takeable = marks.takeable != stones
         hinted = view.hint.square if view.hint is not None else None
+        # Where the table and the rules disagree, the table is drawn: that is what the
+        # players must look at and put right.
+        alerts = {int(a.zone): a.seen for a in view.alerts if a.zone.isdigit()}
         with self.canvas:
             for square, colour in enumerate(view.board):
+                if square in alerts:
+                    seen = alerts[square]
+                    colour = COLOUR_ID.get(seen[0], 0) if seen else 0
                 rect = layout.square_rect(square)
                 x, y, size = rect
                 Color(*SQUARE_RGB)
@@ -157,6 +165,8 @@ class MemBoardView(Widget):
                     _ring(rect, HINT_RGB, 3.5)
                 if square == view.selected:
                     _ring(rect, SELECTED_RGB, 3.5)
+                if square in alerts:
+                    _ring(rect, ALERT_RGB, 4.0)
 
 
 class MemSpaceView(Widget):

@@ -12,13 +12,24 @@ Every action reaches the game only through the referee (the store first, then ev
 else); a refusal is shown with its rule and changes nothing. Hints are searched on a thread
 of their own, so the screen stays responsive; `call_soon` carries the answer back to the
 thread that plays the game.
+
+With a camera over the board (`camera=True`), every board it commits is compared with the
+rules' board (companion/games/mem/table.py): a stone lifted off the board is picked up
+exactly as a tap on it would be, and the player then taps the cell of their playing space
+(the spaces are not in the camera's view). Anything else is an alert naming the square and
+the rule; the game is held (no cell or button moves it on) until the table matches the
+rules again or a player overrides the alert.
+
+    play.table_seen({"0": ("white",), ...})   # the camera committed a board
+    play.table_unsure(frozenset({"7"}))       # squares it cannot name the stone of
+    play.press("override")                    # the camera is wrong: go on
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +37,14 @@ from companion.games.contract import Action, IllegalAction
 from companion.games.mem.patterns import Cell
 from companion.games.mem.solver import best_action
 from companion.games.mem.state import State
+from companion.games.mem.table import (
+    StoneAlert,
+    TableCheck,
+    changed_squares,
+    check_table,
+    rules_board,
+)
+from companion.live import AlertView
 from companion.session import Notification, Referee
 from companion.store import replayed
 from companion.ui.mem_touch import (
@@ -52,6 +71,9 @@ HINT_BUDGET = 600
 EVENTS_SHOWN = 4
 
 CallSoon = Callable[[Callable[[], None]], None]
+Alerted = Callable[[tuple[AlertView, ...]], None]
+Board = Mapping[str, Sequence[str]]
+HELD = "Put the board right first, or override the alert."
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +126,27 @@ class MemView:
     seq: int
     history: tuple[tuple[int, ...], ...] = field(default=())
     """Every side's stones after each action, for the end screen's plot."""
+    alerts: tuple[AlertView, ...] = ()
+    """Where the camera's board and the rules' disagree: zone is the square's number, seen
+    what the camera sees there."""
+    held: bool = False
+    """True while the table must be put right before the game goes on."""
+    camera: str = "off"
+    """'watching', 'off' (no camera in this game) or 'lost: <why>'."""
+
+
+@dataclass
+class _Table:
+    seen: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    unsure: frozenset[str] = frozenset()
+    overridden: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Square -> the camera's reading a player chose to ignore; it counts as the rules'
+    stone until the camera reads something else there."""
+    check: TableCheck = field(default_factory=TableCheck)
+    last_action: str | None = None
+    changed: tuple[int, ...] = ()
+    lifted: int | None = None
+    """The stone the camera saw picked up, while it is the one picked up."""
 
 
 Listener = Callable[[MemView], None]
@@ -118,7 +161,11 @@ class MemPlay:
         hints: bool,
         call_soon: CallSoon | None = None,
         hint_budget: int = HINT_BUDGET,
+        camera: bool = False,
+        on_alert: Alerted | None = None,
     ) -> None:
+        """With `camera`, the table's stones come from `table_seen`; `on_alert` hears every
+        new alert (the buzzer, the stream)."""
         self.referee = referee
         self.title = title
         self.hints = hints
@@ -135,6 +182,13 @@ class MemPlay:
         """The position a hint is being searched for, or None."""
         self._takeback: TakebackAsk | None = None
         self._history, self._events = self._replay()
+        self._camera = "watching" if camera else "off"
+        self._on_alert = on_alert
+        self._table = _Table()
+        if camera:
+            # Until the camera says otherwise, the table holds what the rules say.
+            self._table.seen = self._rules_seen()
+        self._previous = self.state
         self._unsubscribe = referee.subscribe(self._committed)
 
     @property
@@ -155,6 +209,9 @@ class MemPlay:
         if self._takeback is not None:
             self._refuse("A takeback is being asked: agree to it or refuse it first.")
             return
+        if self.held:
+            self._refuse(HELD)
+            return
         outcome = cell_tapped(self.state, self.referee.expected(), self._selected, owner, cell)
         self._act(outcome)
 
@@ -170,10 +227,108 @@ class MemPlay:
         elif key == "refuse":
             self._takeback = None
             self._refuse("The takeback was refused.")
+        elif key == "override":
+            self.override_all()
         elif self._takeback is not None:
             self._refuse("A takeback is being asked: agree to it or refuse it first.")
+        elif self.held:
+            self._refuse(HELD)
         else:
             self._act(button_pressed(self.state, self.referee.expected(), self._selected, key))
+
+    # -- the camera ------------------------------------------------------------------------
+
+    def table_seen(self, board: Board) -> None:
+        """The camera committed a new reading of the whole board."""
+        if self._camera != "watching":
+            return
+        table = self._table
+        table.seen = {z: tuple(sorted(c)) for z, c in board.items() if c}
+        for zone, held in list(table.overridden.items()):
+            if table.seen.get(zone, ()) != held:
+                del table.overridden[zone]
+        self._recheck()
+
+    def table_unsure(self, zones: frozenset[str]) -> None:
+        """The squares whose stone the camera cannot name now: never an alert."""
+        if self._camera != "watching" or zones == self._table.unsure:
+            return
+        self._table.unsure = zones
+        self._recheck()
+
+    def camera_lost(self, why: str) -> None:
+        """The camera stopped: say so once; from now on stones are picked up by touch."""
+        if self._camera.startswith("lost"):
+            return
+        self._camera = f"lost: {why}"
+        self._table = _Table()
+        log.warning("game %d: camera lost (%s); moves by touch", self.referee.game_id, why)
+        self._message = f"The camera stopped ({why}). Pick stones up by touch."
+        if self._on_alert is not None:
+            self._on_alert((AlertView("camera", self._message, "camera", put_right=False),))
+        self._tell()
+
+    def override_all(self) -> None:
+        """A player says the camera is wrong where it alerts: its reading is ignored there
+        until it reads something else."""
+        table = self._table
+        for alert in table.check.alerts:
+            zone = str(alert.square)
+            table.overridden[zone] = table.seen.get(zone, ())
+            log.info("game %d: square %s overridden by a player", self.referee.game_id, zone)
+        self._recheck()
+
+    @property
+    def held(self) -> bool:
+        return bool(self._table.check.alerts)
+
+    def _rules_seen(self) -> dict[str, tuple[str, ...]]:
+        return {str(s): (colour,) for s, colour in rules_board(self.state).items()}
+
+    def _seen_with_overrides(self) -> dict[str, tuple[str, ...]]:
+        table = self._table
+        rules = self._rules_seen()
+        seen = dict(table.seen)
+        for zone in table.overridden:
+            seen[zone] = rules.get(zone, ())
+        return {z: c for z, c in seen.items() if c}
+
+    def _recheck(self) -> None:
+        if self._camera != "watching":
+            self._tell()
+            return
+        table = self._table
+        before = table.check.alerts
+        check = check_table(
+            self.state,
+            self._seen_with_overrides(),
+            unsure=table.unsure,
+            last_action=table.last_action,
+            changed=table.changed,
+        )
+        table.check = check
+        if check.taken is not None:
+            if table.lifted != check.taken:
+                # A stone lifted off the board is picked up, as a tap on it would be.
+                table.lifted = check.taken
+                self._selected = check.taken
+                self._message = ""
+        elif table.lifted is not None:
+            if self._selected == table.lifted:
+                self._selected = None  # put back: put down
+            table.lifted = None
+        new = [a for a in check.alerts if a not in before]
+        if new:
+            for alert in new:
+                log.info(
+                    "game %d: table alert on square %d (%s)",
+                    self.referee.game_id,
+                    alert.square,
+                    alert.rule,
+                )
+            if self._on_alert is not None:
+                self._on_alert(tuple(_alert_view(a) for a in new))
+        self._tell()
 
     # -- hints -----------------------------------------------------------------------------
 
@@ -297,6 +452,9 @@ class MemPlay:
             over=self.referee.is_over,
             seq=self.referee.seq,
             history=tuple(self._history),
+            alerts=tuple(_alert_view(a) for a in self._table.check.alerts),
+            held=self.held,
+            camera=self._camera,
         )
 
     def close(self) -> None:
@@ -332,7 +490,12 @@ class MemPlay:
                 line = describe_event(engine.event_to_dict(event), names)
                 if line:
                     self._events.append(line)
-        self._tell()
+        table = self._table
+        table.last_action = note.action.kind
+        table.changed = changed_squares(self._previous, note.state)
+        table.lifted = None
+        self._previous = note.state
+        self._recheck()
 
     def _refuse(self, why: str) -> None:
         self._message = why[:1].upper() + why[1:]
@@ -354,6 +517,11 @@ class MemPlay:
         names = self.state.setup.names
         lines = [describe_event(event, names) for _seq, _idx, event in store.events(game_id)]
         return history, [line for line in lines if line]
+
+
+def _alert_view(alert: StoneAlert) -> AlertView:
+    seen = (alert.seen,) if alert.seen else ()
+    return AlertView(str(alert.square), alert.text(), alert.rule, alert.put_right, seen)
 
 
 def _totals(state: Any) -> tuple[int, ...]:

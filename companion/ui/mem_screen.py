@@ -1,6 +1,8 @@
 """The MeM live screen: the board, each player's playing space, whose turn, the buttons
-the rules offer now, the last refusal and the last events. It draws what MemPlay says
-(companion/ui/mem_play.py) and hands it every touch; layout is in kv/mem_live.kv.
+the rules offer now, the last refusal and the last events, and with a camera its alerts
+and Override. It draws what MemPlay says (companion/ui/mem_play.py) and hands it every
+touch; layout is in kv/mem_live.kv. On the simulated table, "Hands on the table" turns taps
+on the board into a hand taking the stone off (or putting it back) for the camera to see.
 """
 
 from __future__ import annotations
@@ -34,6 +36,12 @@ class MemLiveScreen(AppScreen):
     hints = BooleanProperty(True)
     hinting = BooleanProperty(False)
     can_take_back = BooleanProperty(False)
+    alerts = StringProperty("")
+    held = BooleanProperty(False)
+    watching = BooleanProperty(False)
+    """A camera watches the board: Override is offered."""
+    has_table = BooleanProperty(False)
+    """A simulated table is being filmed: taps can lift its stones."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -43,6 +51,9 @@ class MemLiveScreen(AppScreen):
     def follow(self, play: MemPlay) -> None:
         """Plays `play` from now on: touches go to it."""
         self.play = play
+        self.has_table = self.companion.controller.mem_table is not None
+        if self.ids.table_toggle.state == "down":
+            self.ids.table_toggle.state = "normal"
         self.ids.board.on_square = play.tap_square
         for space in (self.ids.space_0, self.ids.space_1):
             space.on_cell = play.tap_cell
@@ -61,6 +72,11 @@ class MemLiveScreen(AppScreen):
             "Searching for a hint..." if view.hinting else (view.hint.text if view.hint else "")
         )
         self.events = "\n".join(view.events)
+        self.alerts = "\n".join(a.text for a in view.alerts)
+        if view.camera.startswith("lost"):
+            self.alerts = (self.alerts + "\n" if self.alerts else "") + "Camera " + view.camera
+        self.held = view.held
+        self.watching = view.camera == "watching"
         self.can_take_back = view.can_take_back and view.takeback is None
         self.two_players = len(view.names) > 1
         self.header_0 = _header(view, 0)
@@ -97,6 +113,14 @@ class MemLiveScreen(AppScreen):
     def press(self, key: str) -> None:
         if self.play is not None:
             self.play.press(key)
+
+    def lay_table(self, on: bool) -> None:
+        """While on, taps on the board are a hand on the simulated table: it takes the stone
+        off the square (or puts back the one it took), and the camera reads what it did."""
+        if self.play is None:
+            return
+        tap = self.companion.controller.mem_table_tap if on else self.play.tap_square
+        self.ids.board.on_square = tap
 
     def leave(self) -> None:
         # The game stays in the store, playing: Home offers to resume it.
