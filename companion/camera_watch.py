@@ -74,7 +74,7 @@ class CameraWatch:
         self._thread.join(timeout=5)
 
     def _run(self) -> None:
-        from companion.mem_table import unsure_zones
+        from companion.mem_table import UnsureState, unsure_step
         from vision.calibration import Calibration
         from vision.reader import BoardReader
         from vision.sources import open_source
@@ -83,7 +83,7 @@ class CameraWatch:
         try:
             reader = BoardReader(Calibration.load(self.calibration))
             state = FilterState.start(self._initial)
-            unsure: frozenset[str] = frozenset()
+            unsure = UnsureState()
             with open_source(self.spec) as source:
                 while not self._stopped.is_set():
                     frame = source.read()
@@ -93,10 +93,10 @@ class CameraWatch:
                     self.frames += 1
                     reading = reader.read(frame.image, frame.t_ns)
                     state, observation = step(state, reading)
-                    now = unsure_zones(reading) if self._on_unsure is not None else None
-                    if now is not None and now != unsure and self._on_unsure is not None:
-                        unsure = now
-                        self._on_unsure(now)
+                    if self._on_unsure is not None:
+                        unsure, doubted = unsure_step(unsure, reading)
+                        if doubted is not None:
+                            self._on_unsure(doubted)
                     if observation is not None and observation.changes:
                         self._on_seen(dict(state.committed))
         except UserError as err:  # CameraLost is one: unplugged, or the driver gave up

@@ -24,7 +24,7 @@ import logging
 import queue
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from companion.simulated_camera import reach_over
@@ -71,6 +71,34 @@ def unsure_zones(
 
 
 @dataclass(frozen=True, slots=True)
+class UnsureState:
+    """Which squares the camera has been unsure of, and since when (the camera's clock)."""
+
+    reported: frozenset[str] = frozenset()
+    """The squares told to the game as unsure."""
+    since: Mapping[str, int] = field(default_factory=dict)
+
+
+def unsure_step(
+    state: UnsureState, reading: BoardReading, stable_ns: int | None = None
+) -> tuple[UnsureState, frozenset[str] | None]:
+    """The squares the camera is unsure of, once it has been unsure of each for `stable_ns`
+    (as the temporal filter waits before it commits): one frame's doubt, where a hand has
+    just left, is not enough. Returns the new state and the squares to report, or None when
+    they have not changed. A frame with a hand over the board says nothing."""
+    from vision.temporal import STABLE_NS
+
+    wait = STABLE_NS if stable_ns is None else stable_ns
+    now = unsure_zones(reading)
+    if now is None:
+        return state, None
+    since = {zone: state.since.get(zone, reading.t_ns) for zone in now}
+    reported = frozenset(zone for zone, t in since.items() if reading.t_ns - t >= wait)
+    changed = reported if reported != state.reported else None
+    return UnsureState(reported, since), changed
+
+
+@dataclass(frozen=True, slots=True)
 class _Tap:
     square: int
 
@@ -102,7 +130,7 @@ class VirtualMemTable:
         self._on_unsure = on_unsure
         # The stones are dealt before the game: the camera starts where the rules do.
         self._filter = FilterState.start(camera_stones(stones))
-        self._unsure: frozenset[str] = frozenset()
+        self._unsure = UnsureState()
         self._taken: dict[int, str] = {}
         """Square -> the stone a tap took off it, for the next tap to put back."""
         self._lock = threading.Lock()
@@ -235,11 +263,9 @@ class VirtualMemTable:
 
         reading = self._reader.read(frame.image, frame.t_ns)
         self._filter, observation = step(self._filter, reading)
-        unsure = unsure_zones(reading)
-        if unsure is not None and unsure != self._unsure:
-            self._unsure = unsure
-            if self._on_unsure is not None:
-                self._on_unsure(unsure)
+        self._unsure, unsure = unsure_step(self._unsure, reading)
+        if unsure is not None and self._on_unsure is not None:
+            self._on_unsure(unsure)
         if observation is not None and observation.changes:
             self._on_seen(dict(self._filter.committed))
 

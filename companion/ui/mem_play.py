@@ -317,6 +317,8 @@ class MemPlay:
             if self._selected == table.lifted:
                 self._selected = None  # put back: put down
             table.lifted = None
+        if before and not check.alerts and self._message == HELD:
+            self._message = ""  # put right: nothing to say any more
         new = [a for a in check.alerts if a not in before]
         if new:
             for alert in new:

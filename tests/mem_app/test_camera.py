@@ -11,13 +11,14 @@ import dataclasses
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from companion.config import Config
 from companion.games.mem.table import rules_board
 from companion.live import AlertView
-from companion.mem_table import camera_stones, unsure_zones
+from companion.mem_table import UnsureState, camera_stones, unsure_step
 from companion.session import Referee
 from companion.store import Store
 from companion.ui.controller import Controller
@@ -56,6 +57,7 @@ class Table:
             dataclasses.replace(self.camera.scene, crystals=camera_stones(stones))
         )
         self.filter = FilterState.start(camera_stones(stones))
+        self.unsure = UnsureState()
         self.commits = 0
         self.film(STILL)  # the dealt board, read and found as the rules have it
 
@@ -82,7 +84,7 @@ class Table:
             frame = self.camera.grab()
             reading = self.reader.read(frame.image, frame.t_ns)
             self.filter, observation = step(self.filter, reading)
-            unsure = unsure_zones(reading)
+            self.unsure, unsure = unsure_step(self.unsure, reading)
             if unsure is not None:
                 self.play.table_unsure(unsure)
             if observation is not None and observation.changes:
@@ -179,6 +181,32 @@ def test_an_illegal_lift_alerts_with_the_engines_rule_until_the_stone_is_back(
     table.put(9, first)
     table.put(15, second)
     assert not play.view().alerts
+
+
+def test_a_square_is_unsure_only_once_the_camera_has_doubted_it_a_while() -> None:
+    from types import SimpleNamespace
+
+    def reading(t_ms: int, unsure: tuple[str, ...], hands: bool = False) -> Any:
+        zones = {
+            key: SimpleNamespace(occluded=False, confidence=0.3 if key in unsure else 1.0)
+            for key in ("3", "4", "diamond-1")
+        }
+        registration = SimpleNamespace(held=False)
+        return SimpleNamespace(
+            registration=registration, hands=hands, zones=zones, t_ns=t_ms * 1_000_000
+        )
+
+    state = UnsureState()
+    state, told = unsure_step(state, reading(0, ("3",)))
+    assert told is None  # one frame's doubt is not enough
+    state, told = unsure_step(state, reading(100, ("3",), hands=True))
+    assert told is None and state.since == {"3": 0}
+    state, told = unsure_step(state, reading(260, ("3",)))
+    assert told == frozenset({"3"})
+    state, told = unsure_step(state, reading(330, ("3",)))
+    assert told is None
+    state, told = unsure_step(state, reading(400, ()))
+    assert told == frozenset() and state == UnsureState(frozenset(), {})
 
 
 # --------------------------------------------------------- the simulated MeM table
