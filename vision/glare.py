@@ -109,34 +109,31 @@ def find_glare(
     terms = _terms(points[usable])
     samples = light[usable]
     fit = unclipped[usable]
-    plain = _fitted(terms, samples, fit, [])[0]
+    quadratic = _Quadratic(terms, samples, fit)
     found: list[Patch] = []
     for guess in _candidates(points, share, suspects):
         tint = smooth[np.argmin(np.hypot(*(points - guess).T))]
-        tint = tint / tint.max()
-        best: tuple[float, Patch, Floats] | None = None
-        for spread in SIZES_MM:
-            for dx in (-0.5, 0.0, 0.5):
-                for dy in (-0.5, 0.0, 0.5):
-                    centre = (float(guess[0] + dx * spread), float(guess[1] + dy * spread))
-                    patch = Patch(centre, spread, tint)
-                    residual, amounts = _fitted(terms, samples, fit, [_lit(patch, points[usable])])
-                    error = float(np.sum(residual**2))
-                    if amounts[0] > 0 and (best is None or error < best[0]):
-                        best = (error, patch, residual)
-        if best is None:
+        patches = [
+            Patch((float(guess[0] + dx * spread), float(guess[1] + dy * spread)), spread, tint)
+            for spread in SIZES_MM
+            for dx in (-0.5, 0.0, 0.5)
+            for dy in (-0.5, 0.0, 0.5)
+        ]
+        shapes = _shapes(points[usable], patches)
+        error, near_error, plain_near = quadratic.with_patches(shapes, tint / tint.max())
+        if not np.isfinite(error).any():
             continue
+        best = int(np.nanargmin(error))
         # Judged where the patch is: light the quadratic misses elsewhere (a shadow's edge,
         # a corner) must not hide a clear patch, nor pass for one.
-        near = np.tile(best[1].shape(points[usable]) > 0.2, 3)[fit.T.reshape(-1)]
-        surrounded = _surrounded(best[1], points[usable])
-        if surrounded and np.sum(best[2][near] ** 2) <= BETTER * np.sum(plain[near] ** 2):
-            found.append(best[1])
+        patch = replace(patches[best], colour=tint / tint.max())
+        if _surrounded(patch, points[usable]) and near_error[best] <= BETTER * plain_near[best]:
+            found.append(patch)
     if not found:
         return None
     # Fitted together, each patch takes only its own light.
-    shapes = [_lit(patch, points[usable]) for patch in found]
-    amounts = _fitted(terms, samples, fit, shapes)[1]
+    lights = [_lit(patch, points[usable]) for patch in found]
+    amounts = _fitted(terms, samples, fit, lights)[1]
     kept = []
     for patch, amount in zip(found, amounts, strict=True):
         colour = patch.colour * amount
@@ -144,6 +141,58 @@ def find_glare(
         if amount > 0 and float((colour / middle).max()) >= LEAST_SHARE:
             kept.append(replace(patch, colour=colour))
     return Glare(tuple(kept)) if kept else None
+
+
+class _Quadratic:
+    """The paper's light as a quadratic per channel, ready to be fitted again with one patch
+    more, many candidate patches at once: with Q an orthonormal basis of the quadratic's
+    terms, the part of the light (and of a patch) the quadratic cannot explain is what is
+    left after projecting onto Q; the patch's amount is then one least-squares ratio."""
+
+    def __init__(self, terms: Floats, samples: Floats, fit: NDArray[np.bool_]) -> None:
+        self.fit = fit
+        self.bases = [np.linalg.qr(terms[fit[:, c]])[0] for c in range(3)]
+        self.left = [self._unexplained(c, samples[fit[:, c], c]) for c in range(3)]
+
+    def _unexplained(self, channel: int, values: Floats) -> Floats:
+        basis = self.bases[channel]
+        return np.asarray(values - basis @ (basis.T @ values), np.float64)
+
+    def with_patches(self, shapes: Floats, tint: Floats) -> tuple[Floats, Floats, Floats]:
+        """For each candidate patch (columns of `shapes`, one amount shared by the channels
+        in proportion to `tint`): the squared error left everywhere, the same where the
+        patch is, and the quadratic's own error there. Error is inf for a patch that would
+        take light away."""
+        across = np.zeros(shapes.shape[1])
+        dot = np.zeros(shapes.shape[1])
+        lits = []
+        for channel in range(3):
+            rows = self.fit[:, channel]
+            lit = self._unexplained(channel, shapes[rows] * tint[channel])
+            lits.append(lit)
+            across += np.sum(lit * lit, axis=0)
+            dot += lit.T @ self.left[channel]
+        amount = dot / np.maximum(across, 1e-12)
+        error = np.zeros(shapes.shape[1])
+        near_error = np.zeros(shapes.shape[1])
+        plain_near = np.zeros(shapes.shape[1])
+        for channel in range(3):
+            rows = self.fit[:, channel]
+            near = shapes[rows] > 0.2
+            residual = self.left[channel][:, None] - lits[channel] * amount
+            error += np.sum(residual**2, axis=0)
+            near_error += np.sum(residual**2 * near, axis=0)
+            plain_near += np.sum(self.left[channel][:, None] ** 2 * near, axis=0)
+        return np.where(amount > 0, error, np.inf), near_error, plain_near
+
+
+def _shapes(points: Floats, patches: list[Patch]) -> Floats:
+    """(points, patches) each patch's shape at each point."""
+    centres = np.array([patch.centre for patch in patches])
+    spreads = np.array([patch.spread for patch in patches])
+    dx = points[:, 0, None] - centres[None, :, 0]
+    dy = points[:, 1, None] - centres[None, :, 1]
+    return np.asarray(np.exp(-(dx * dx + dy * dy) / (2 * spreads**2)), np.float64)
 
 
 def _surrounded(patch: Patch, points: Floats) -> bool:

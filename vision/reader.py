@@ -15,7 +15,6 @@ few markers are seen to register the board afresh, or when many zones change at 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import cv2
 import numpy as np
@@ -23,7 +22,7 @@ from numpy.typing import NDArray
 
 from vision.calibration import Calibration
 from vision.colours import BACKGROUND, BLACK, FIRST_COLOUR, UNKNOWN, ClassTable
-from vision.counter_art import PIP_DIAMETER, VALUES, pip_positions
+from vision.counters import read_counters
 from vision.geometry import Board
 from vision.measure import Measured, Measurer
 from vision.reading import BoardReading, ZoneReading
@@ -58,10 +57,9 @@ HAND_ZONES = 2
 SUDDEN_CHANGES = 6
 """Zones changing between two frames that mean something swept over the board."""
 COUNTER_PX_PER_MM = 3.0
-COUNTER_REFRESH = 8
-PIP_TOLERANCE = 0.14
-"""How far (in tile widths) a pip may lie from where a die puts it."""
 """How finely a zone with a counter is sampled again to count the pips."""
+COUNTER_REFRESH = 8
+"""Frames between fresh looks at a counter whose zone has not changed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,83 +307,3 @@ class BoardReader:
         # Spread the looks over the frames rather than all zones on the same one.
         self._counter_cache[index] = (signature, values, self._frames - index % COUNTER_REFRESH)
         return values
-
-
-def read_counters(
-    classes: NDArray[np.uint8], brightness: NDArray[np.float64], tile_side: float
-) -> tuple[int | None, ...]:
-    """The counters in a finely sampled patch: a value per tile, None face down, 0 present
-    but unreadable (a crystal on it, or pips that do not make a die's pattern).
-
-    A tile is a blob of black. Its pips are the bright spots inside it, and they must lie
-    where a die's 2, 3 or 5 puts them; a single bright blob around its middle, much larger
-    than a pip, is the logo's ring. Anything else is unreadable rather than a guess."""
-    black = (classes == BLACK).astype(np.uint8)
-    # Pips and the ring cut the black apart; closing over them gives back whole tiles.
-    size = max(3, round(0.3 * tile_side)) | 1
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-    tiles = cv2.morphologyEx(black, cv2.MORPH_CLOSE, kernel)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(tiles, connectivity=8)
-    tile_area = tile_side**2
-    pip_area = np.pi * (PIP_DIAMETER / 2 * tile_side) ** 2
-    values: list[int | None] = []
-    for label in range(1, count):
-        if not 0.45 * tile_area <= stats[label, cv2.CC_STAT_AREA] <= 1.6 * tile_area:
-            continue
-        points = np.argwhere(labels == label)[:, ::-1].astype(np.float32)
-        rect = cv2.minAreaRect(points)
-        outline = np.zeros(black.shape, np.uint8)
-        corners = cv2.boxPoints(rect)
-        cv2.fillConvexPoly(outline, np.round(corners).astype(np.int32), 1)
-        inner = cv2.erode(outline, np.ones((3, 3), np.uint8)).astype(bool)
-        if (inner & (classes >= FIRST_COLOUR)).sum() > 0.15 * tile_area:
-            values.append(0)
-            continue
-        bright = (inner & (brightness > 0.45) & (classes != BLACK)).astype(np.uint8)
-        _found, _, blob_stats, centroids = cv2.connectedComponentsWithStats(bright, connectivity=8)
-        keep = blob_stats[1:, cv2.CC_STAT_AREA] >= 0.25 * pip_area
-        areas = blob_stats[1:, cv2.CC_STAT_AREA][keep]
-        spots = _tile_coordinates(centroids[1:][keep], rect)
-        face = _face(areas, spots, pip_area)
-        if face is None:
-            # A ring has a dark hole in its middle; pips blurred together do not.
-            x, y = np.round(centroids[1:][keep][0]).astype(int)
-            if bright[y, x]:
-                face = 0
-        values.append(face)
-    return tuple(values)
-
-
-def _tile_coordinates(points: NDArray[np.float64], rect: Any) -> NDArray[np.float64]:
-    """Image points -> (0..1, 0..1) across the tile, from its rotated rectangle."""
-    (cx, cy), (width, height), angle = rect
-    turn = np.deg2rad(angle)
-    dx, dy = points[:, 0] - cx, points[:, 1] - cy
-    u = (dx * np.cos(turn) + dy * np.sin(turn)) / max(width, 1e-6) + 0.5
-    v = (-dx * np.sin(turn) + dy * np.cos(turn)) / max(height, 1e-6) + 0.5
-    return np.stack([u, v], axis=1)
-
-
-def _face(areas: NDArray[np.int32], spots: NDArray[np.float64], pip_area: float) -> int | None:
-    if len(areas) == 1 and areas[0] > 2.5 * pip_area:
-        centre = spots[0]
-        return None if abs(centre[0] - 0.5) < 0.15 and abs(centre[1] - 0.5) < 0.15 else 0
-    if len(areas) not in VALUES or any(a > 2.5 * pip_area for a in areas):
-        return 0
-    value = len(areas)
-    # The tile's rectangle may be turned any quarter or mirrored: try every way round.
-    expected = np.array(pip_positions(value))
-    for flip_x in (False, True):
-        for flip_y in (False, True):
-            for swap in (False, True):
-                seen = spots.copy()
-                if swap:
-                    seen = seen[:, ::-1]
-                if flip_x:
-                    seen[:, 0] = 1 - seen[:, 0]
-                if flip_y:
-                    seen[:, 1] = 1 - seen[:, 1]
-                distances = np.linalg.norm(seen[:, None, :] - expected[None, :, :], axis=-1)
-                if (distances.min(axis=0) < PIP_TOLERANCE).all():
-                    return value
-    return 0
