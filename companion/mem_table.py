@@ -44,6 +44,9 @@ Unsure = Callable[[frozenset[str]], None]
 STILL_FRAMES = 8
 """Frames filmed after the last change: at 15 frames a second, enough for the filter's
 250 ms and some."""
+MAX_STILL_FRAMES = 45
+"""At most this many, while the camera still waits to commit what it reads (a stone read
+doubtfully for a few frames, say): three seconds of a real camera's frames."""
 
 
 def camera_stones(stones: Stones) -> dict[str, tuple[str, ...]]:
@@ -131,6 +134,7 @@ class VirtualMemTable:
         # The stones are dealt before the game: the camera starts where the rules do.
         self._filter = FilterState.start(camera_stones(stones))
         self._unsure = UnsureState()
+        self._settled = True
         self._taken: dict[int, str] = {}
         """Square -> the stone a tap took off it, for the next tap to put back."""
         self._lock = threading.Lock()
@@ -199,7 +203,8 @@ class VirtualMemTable:
         while not self._stopped.is_set():
             try:
                 # Once the table has been still long enough, wait for the next change.
-                work = self._work.get() if still >= STILL_FRAMES else self._work.get_nowait()
+                quiet = still >= STILL_FRAMES and (self._settled or still >= MAX_STILL_FRAMES)
+                work = self._work.get() if quiet else self._work.get_nowait()
             except queue.Empty:
                 still += 1
             else:
@@ -264,6 +269,13 @@ class VirtualMemTable:
         reading = self._reader.read(frame.image, frame.t_ns)
         self._filter, observation = step(self._filter, reading)
         self._unsure, unsure = unsure_step(self._unsure, reading)
+        # Settled: nothing over the board, nothing read that the filter has yet to commit,
+        # no doubt yet to be told.
+        self._settled = (
+            not reading.hands
+            and not self._filter.pending
+            and set(self._unsure.since) == self._unsure.reported
+        )
         if unsure is not None and self._on_unsure is not None:
             self._on_unsure(unsure)
         if observation is not None and observation.changes:

@@ -66,7 +66,14 @@ def test_stones_lifted_on_the_simulated_table_are_picked_up_through_the_camera(
     screen.shot("mem-camera-alert")
     # Put back where it was: the alert clears and the game goes on.
     lift(8)
-    assert screen.until(lambda: not play.view().held, timeout=30)
+    table = screen.app.controller.mem_table
+    assert table is not None
+    assert screen.until(lambda: not play.view().held, timeout=30), (
+        play.view().alerts,
+        table.contents().get(8),
+        table.frames,
+        table.failed,
+    )
     assert live.alerts == "" and live.message == "" and live.ids.override.disabled
     screen.frames(10)  # the camera goes on reading: the alert stays away
     assert not play.view().held
