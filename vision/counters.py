@@ -41,10 +41,13 @@ def read_counters(
     """The counters in a finely sampled patch: a value per tile, None face down, 0 present
     but unreadable (a crystal on it, or pips that do not make a die's pattern)."""
     coloured = classes >= FIRST_COLOUR
-    plain = brightness[~coloured]
+    spread = PIP_DIAMETER * tile_side / 4
+    smooth = np.asarray(cv2.GaussianBlur(brightness.astype(np.float32), (0, 0), spread), np.float64)
+    # Smoothed, the darkest and lightest points are the tile's and the paper's, not noise.
+    plain = smooth[~coloured]
     if plain.size == 0:
         return ()
-    darkest, lightest = np.percentile(plain, (3, 97))
+    darkest, lightest = float(plain.min()), float(plain.max())
     if lightest - darkest < LEAST_CONTRAST:
         return ()
     middle = darkest + 0.5 * (lightest - darkest)
@@ -57,8 +60,6 @@ def read_counters(
     tiles = cv2.morphologyEx(padded, cv2.MORPH_CLOSE, kernel)[size:-size, size:-size]
     count, labels, stats, _ = cv2.connectedComponentsWithStats(tiles, connectivity=8)
     tile_area = tile_side**2
-    spread = PIP_DIAMETER * tile_side / 4
-    smooth = np.asarray(cv2.GaussianBlur(brightness.astype(np.float32), (0, 0), spread), np.float64)
     values: list[int | None] = []
     for label in range(1, count):
         if not 0.45 * tile_area <= stats[label, cv2.CC_STAT_AREA] <= 1.6 * tile_area:
@@ -74,14 +75,20 @@ def read_counters(
         if (inner & coloured).sum() > 0.15 * tile_area:
             values.append(0)
             continue
-        tile_level = float(np.percentile(smooth[inner], 10)) if inner.any() else 0.0
+        tile_level = float(smooth[inner].min()) if inner.any() else 0.0
         rise = float(lightest) - tile_level
         # Blur spreads the tile's outline: its centre and turn are right, its size is known.
         tile = (rect[0], (tile_side, tile_side), rect[2])
         if _is_ring(smooth, tile, tile_level, rise):
             values.append(None)
             continue
-        values.append(_value(_peaks(smooth, inner, tile_level + PEAK * rise, tile_side), tile))
+        floor = tile_level + PEAK * rise
+        value = _value(_peaks(smooth, inner, floor, tile_side), tile)
+        if value and _ring_lit_between(smooth, tile, floor):
+            # Pips on a ring's circle, the rest of it lit too: a ring seen in part (a 2's
+            # pips lie on the ring), not pips. Better unreadable than a wrong value.
+            value = 0
+        values.append(value)
     return tuple(values)
 
 
@@ -101,6 +108,18 @@ def _is_ring(smooth: Floats, tile: Any, tile_level: float, rise: float) -> bool:
     centre = float(smooth[row, column])
     lit = brightest > max(tile_level, centre) + PEAK * rise
     return bool(lit.mean() >= RING_LIT and centre < tile_level + PEAK * rise)
+
+
+def _ring_lit_between(smooth: Floats, tile: Any, floor: float) -> bool:
+    """Whether the ring's circle is bright away from the diagonals where pips may lie."""
+    (cx, cy), (side, _), angle = tile
+    turn = np.deg2rad(angle)
+    # Across and along the tile, between the corner pips: dark on every die face.
+    probes = np.deg2rad(np.array([0.0, 90.0, 180.0, 270.0])) + turn
+    radius = RING_RADIUS * side
+    xs = np.clip(np.round(cx + radius * np.cos(probes)).astype(int), 0, smooth.shape[1] - 1)
+    ys = np.clip(np.round(cy + radius * np.sin(probes)).astype(int), 0, smooth.shape[0] - 1)
+    return bool((smooth[ys, xs] > floor).sum() >= 2)
 
 
 def _peaks(smooth: Floats, inner: NDArray[np.bool_], floor: float, tile_side: float) -> Floats:

@@ -10,6 +10,7 @@ colour of the light there, trying a few sizes and centres; the patch is kept whe
 explains the paper clearly better than the quadratic alone.
 
     glare = find_glare(points_mm, paper, usable, white)   # Glare | None
+    glare = watch.find(points_mm, paper, usable, white)   # the same, frame after frame
     glare.added(zone_centres_mm)                          # (n, 3) light added, linear
     glare.without(points_mm, paper)                       # the paper as it is without it
 """
@@ -41,12 +42,16 @@ CANDIDATES = 3
 """Patches looked for at most (lamps, windows)."""
 APART_MM = 60.0
 """Candidate middles closer than this are one patch."""
+REFRESH = 15
+"""Frames between fresh searches for glare patches (GlareWatch)."""
 LEAST_SHARE = 0.04
 """A patch adding less than this share of the light at its middle is not worth taking away."""
 
 
 def linear(values: NDArray[Any]) -> NDArray[np.float64]:
-    return np.asarray(np.power(np.asarray(values, np.float64) / 255.0, GAMMA), np.float64)
+    return np.asarray(
+        np.power(np.maximum(np.asarray(values, np.float64), 0.0) / 255.0, GAMMA), np.float64
+    )
 
 
 def encoded(values: NDArray[Any]) -> NDArray[np.float64]:
@@ -90,6 +95,74 @@ def _terms(points: Floats) -> Floats:
     return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1)
 
 
+class GlareWatch:
+    """The glare for a camera over the table, frame after frame. A lamp stays where it is,
+    so the patches are searched for afresh only every REFRESH frames (a lamp switched on
+    or moved is followed within a second at 15 frames a second); in between, only how
+    bright each known patch is now is fitted again, which is far cheaper."""
+
+    def __init__(self) -> None:
+        self._patches: tuple[Patch, ...] = ()
+        self._age = REFRESH
+
+    def find(
+        self, points: Floats, paper: Floats, usable: NDArray[np.bool_], field: Floats
+    ) -> Glare | None:
+        self._age += 1
+        if self._age >= REFRESH:
+            self._age = 0
+            glare = find_glare(points, paper, usable, field)
+            self._patches = () if glare is None else glare.patches
+            return glare
+        if not self._patches:
+            return None
+        paper_light = _PaperLight.of(paper, field, usable)
+        if paper_light is None:
+            return None
+        shaped = tuple(
+            replace(p, colour=p.colour / max(float(p.colour.max()), 1e-9)) for p in self._patches
+        )
+        return paper_light.amounts(points, shaped)
+
+
+@dataclass(frozen=True, slots=True)
+class _PaperLight:
+    """The paper points' light (linear) and what of it can be fitted."""
+
+    light: Floats
+    smooth: Floats
+    unclipped: NDArray[np.bool_]
+    share: Floats
+    usable: NDArray[np.bool_]
+
+    @classmethod
+    def of(cls, paper: Floats, field: Floats, usable: NDArray[np.bool_]) -> _PaperLight | None:
+        light = linear(paper)
+        smooth = np.maximum(linear(field), 1e-6)
+        unclipped = paper < CLIPPED
+        share = np.where(unclipped, light / smooth - 1.0, -np.inf).max(axis=1)
+        # Shadows take light away, which glare never does: leave them to the white field.
+        usable = usable & (share > -SHADOWED)
+        if usable.sum() < 12:
+            return None
+        return cls(light, smooth, unclipped, share, usable)
+
+    def amounts(self, points: Floats, patches: tuple[Patch, ...]) -> Glare | None:
+        """The patches, each as bright as the paper shows it now, fitted together so each
+        takes only its own light; those that add too little are dropped."""
+        usable = self.usable
+        terms = _terms(points[usable])
+        lights = [_lit(patch, points[usable]) for patch in patches]
+        amounts = _fitted(terms, self.light[usable], self.unclipped[usable], lights)[1]
+        kept = []
+        for patch, amount in zip(patches, amounts, strict=True):
+            colour = patch.colour * amount
+            middle = self.smooth[np.argmin(np.hypot(*(points - np.array(patch.centre)).T))]
+            if amount > 0 and float((colour / middle).max()) >= LEAST_SHARE:
+                kept.append(replace(patch, colour=colour))
+        return Glare(tuple(kept)) if kept else None
+
+
 def find_glare(
     points: Floats, paper: Floats, usable: NDArray[np.bool_], field: Floats
 ) -> Glare | None:
@@ -97,22 +170,22 @@ def find_glare(
 
     `paper` holds each paper point's colour (0..255), `usable` the points that show bare
     paper (covered ones left out), `field` the smooth white field's colour at each point."""
-    light = linear(paper)
-    smooth = np.maximum(linear(field), 1e-6)
-    unclipped = paper < CLIPPED
-    share = np.where(unclipped, light / smooth - 1.0, -np.inf).max(axis=1)
-    # Shadows take light away, which glare never does: leave them to the white field.
-    usable = usable & (share > -SHADOWED)
-    suspects = usable & (share > SUSPECT)
-    if suspects.sum() < LEAST_SUSPECTS or usable.sum() < 12:
+    paper_light = _PaperLight.of(paper, field, usable)
+    if paper_light is None:
         return None
-    terms = _terms(points[usable])
-    samples = light[usable]
-    fit = unclipped[usable]
-    quadratic = _Quadratic(terms, samples, fit)
+    usable = paper_light.usable
+    share = paper_light.share
+    suspects = usable & (share > SUSPECT)
+    if suspects.sum() < LEAST_SUSPECTS:
+        return None
+    smooth = paper_light.smooth
+    quadratic = _Quadratic(
+        _terms(points[usable]), paper_light.light[usable], paper_light.unclipped[usable]
+    )
     found: list[Patch] = []
     for guess in _candidates(points, share, suspects):
         tint = smooth[np.argmin(np.hypot(*(points - guess).T))]
+        tint = tint / tint.max()
         patches = [
             Patch((float(guess[0] + dx * spread), float(guess[1] + dy * spread)), spread, tint)
             for spread in SIZES_MM
@@ -120,27 +193,18 @@ def find_glare(
             for dy in (-0.5, 0.0, 0.5)
         ]
         shapes = _shapes(points[usable], patches)
-        error, near_error, plain_near = quadratic.with_patches(shapes, tint / tint.max())
+        error, near_error, plain_near = quadratic.with_patches(shapes, tint)
         if not np.isfinite(error).any():
             continue
         best = int(np.nanargmin(error))
         # Judged where the patch is: light the quadratic misses elsewhere (a shadow's edge,
         # a corner) must not hide a clear patch, nor pass for one.
-        patch = replace(patches[best], colour=tint / tint.max())
+        patch = patches[best]
         if _surrounded(patch, points[usable]) and near_error[best] <= BETTER * plain_near[best]:
             found.append(patch)
     if not found:
         return None
-    # Fitted together, each patch takes only its own light.
-    lights = [_lit(patch, points[usable]) for patch in found]
-    amounts = _fitted(terms, samples, fit, lights)[1]
-    kept = []
-    for patch, amount in zip(found, amounts, strict=True):
-        colour = patch.colour * amount
-        middle = smooth[np.argmin(np.hypot(*(points - np.array(patch.centre)).T))]
-        if amount > 0 and float((colour / middle).max()) >= LEAST_SHARE:
-            kept.append(replace(patch, colour=colour))
-    return Glare(tuple(kept)) if kept else None
+    return paper_light.amounts(points, tuple(found))
 
 
 class _Quadratic:

@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 
 from vision.colours import NEUTRAL_CHROMA, WhiteField, chroma_distance, features, fit_white
 from vision.geometry import Board
-from vision.glare import find_glare
+from vision.glare import GlareWatch
 from vision.lean import Lean
 from vision.registration import Fit, RegistrationTracker
 from vision.sampling import Patches, Sampler
@@ -73,6 +73,7 @@ class Measurer:
     def __init__(self, board: Board, lean: Lean | None = None) -> None:
         self.board = board
         self.tracker = RegistrationTracker(board)
+        self.glare = GlareWatch()
         self.sampler = Sampler(board, lean=lean)
         self._zone_centres = np.array([zone.centre for zone in self.sampler.zones], np.float64)
         points = self.sampler.paper_points
@@ -103,7 +104,7 @@ class Measurer:
             points = self.sampler.paper_points
             local = np.maximum(white.near(self._zone_centres, self._nearest, self._weights), 1.0)
             blinded = local.min(axis=1) >= BURNT_OUT
-            glare = find_glare(points, paper, white.bare, white.at(points))
+            glare = self.glare.find(points, paper, white.bare, white.at(points))
             if glare is not None:
                 # The room's light is what is left of the paper once the glare is taken away.
                 without = fit_white(points, glare.without(points, paper), patches.paper_inside)

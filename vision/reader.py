@@ -15,6 +15,7 @@ few markers are seen to register the board afresh, or when many zones change at 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -24,6 +25,7 @@ from vision.calibration import Calibration
 from vision.colours import BACKGROUND, BLACK, FIRST_COLOUR, UNKNOWN, ClassTable
 from vision.counters import read_counters
 from vision.geometry import Board
+from vision.glare import GlareWatch
 from vision.measure import Measured, Measurer
 from vision.reading import BoardReading, ZoneReading
 from vision.registration import Fit, RegistrationTracker
@@ -56,8 +58,10 @@ HAND_ZONES = 2
 """Occluded zones that mean a hand."""
 SUDDEN_CHANGES = 6
 """Zones changing between two frames that mean something swept over the board."""
-COUNTER_PX_PER_MM = 3.0
+COUNTER_PX_PER_MM = 2.5
 """How finely a zone with a counter is sampled again to count the pips."""
+MARKER_MARGIN_MM = 1.5
+"""Around a marker, blur spreads its black this far."""
 COUNTER_REFRESH = 8
 """Frames between fresh looks at a counter whose zone has not changed."""
 
@@ -105,6 +109,7 @@ class BoardReader:
     def forget(self) -> None:
         """Start afresh: no registration to hold, no previous frame (a new camera or image)."""
         self.measurer.tracker = RegistrationTracker(self.board)
+        self.measurer.glare = GlareWatch()
         self.forget_contents()
         self.fit = None
 
@@ -300,6 +305,7 @@ class BoardReader:
             image, measured.fit.homography, centre, half, COUNTER_PX_PER_MM
         )
         white = np.maximum(measured.white.at(np.array([zone.centre])), 1.0)[0]
+        fine = self._without_markers(fine, centre, half, white)
         classes = self.table.lookup(fine / white)
         values = read_counters(
             classes, fine.mean(axis=-1) / white.mean(), self.board.counter_size * COUNTER_PX_PER_MM
@@ -307,3 +313,21 @@ class BoardReader:
         # Spread the looks over the frames rather than all zones on the same one.
         self._counter_cache[index] = (signature, values, self._frames - index % COUNTER_REFRESH)
         return values
+
+    def _without_markers(
+        self, fine: NDArray[Any], centre: tuple[float, float], half: float, white: NDArray[Any]
+    ) -> NDArray[Any]:
+        """A fine patch with any marker in it painted over as paper: a marker beside a
+        place is a black square with white in it, which a counter is too."""
+        steps = np.linspace(-half, half, fine.shape[0])
+        xs, ys = centre[0] + steps, centre[1] + steps
+        painted = fine
+        for marker in self.board.markers:
+            reach = marker.size / 2 + MARKER_MARGIN_MM
+            columns = np.abs(xs - marker.centre[0]) < reach
+            rows = np.abs(ys - marker.centre[1]) < reach
+            if columns.any() and rows.any():
+                if painted is fine:
+                    painted = fine.copy()
+                painted[np.ix_(rows, columns)] = white
+        return painted
