@@ -62,6 +62,8 @@ COUNTER_PX_PER_MM = 2.5
 """How finely a zone with a counter is sampled again to count the pips."""
 MARKER_MARGIN_MM = 1.5
 """Around a marker, blur spreads its black this far."""
+BLACK_CHANGE = 0.2
+"""A change of a place's black by this share means its counter is looked at again."""
 COUNTER_REFRESH = 8
 """Frames between fresh looks at a counter whose zone has not changed."""
 
@@ -92,6 +94,10 @@ class BoardReader:
         sampler = self.measurer.sampler
         px = 1 / sampler.mm_per_px
         self._counter_area = (self.board.counter_size * px) ** 2
+        self._marker_centres = np.array([m.centre for m in self.board.markers], np.float64)
+        self._marker_reach = np.array(
+            [m.size / 2 + MARKER_MARGIN_MM for m in self.board.markers], np.float64
+        )
         self._previous: tuple[tuple[str, ...], ...] | None = None
         """What each zone held in the last frame with no hand over the board: a sudden
         change is judged against it, so the frame after a hand has gone (which differs from
@@ -99,7 +105,7 @@ class BoardReader:
         self.fit: Fit | None = None
         self._classes_now: NDArray[np.uint8] = np.zeros((0,), np.uint8)
         """The last frame's registration (homography and markers), for drawing over it."""
-        self._counter_cache: dict[int, tuple[tuple[int, ...], tuple[int | None, ...], int]] = {}
+        self._counter_cache: dict[int, tuple[int, tuple[int | None, ...], int]] = {}
         self._frames = 0
         # MeM: one stone a square, told by its whole colour (vision/stones.py).
         from vision.stones import stone_counter
@@ -273,14 +279,14 @@ class BoardReader:
         self, image: Image, measured: Measured, index: int, count: ZoneCounts
     ) -> tuple[int | None, ...]:
         # A counter's pips need a finer look, which costs: see the cache below.
-        signature = (len(count.crystals), count.black // 80)
         cached = self._counter_cache.get(index)
-        # Counters are laid before play and seldom turn: look again when the zone's
-        # crystals change, and otherwise every COUNTER_REFRESH frames (a turned counter
-        # is seen within about half a second at 15 frames a second).
+        # Counters are laid before play and seldom turn: look again when the black on the
+        # place changes (a counter laid, taken or covered by a crystal: crystals merely
+        # beside it change nothing), and otherwise every COUNTER_REFRESH frames (a turned
+        # counter is seen within about half a second at 15 frames a second).
         if (
             cached is not None
-            and cached[0] == signature
+            and abs(count.black - cached[0]) <= BLACK_CHANGE * cached[0]
             and self._frames - cached[2] < COUNTER_REFRESH
         ):
             return cached[1]
@@ -311,7 +317,7 @@ class BoardReader:
             classes, fine.mean(axis=-1) / white.mean(), self.board.counter_size * COUNTER_PX_PER_MM
         )
         # Spread the looks over the frames rather than all zones on the same one.
-        self._counter_cache[index] = (signature, values, self._frames - index % COUNTER_REFRESH)
+        self._counter_cache[index] = (count.black, values, self._frames - index % COUNTER_REFRESH)
         return values
 
     def _without_markers(
@@ -319,15 +325,16 @@ class BoardReader:
     ) -> NDArray[Any]:
         """A fine patch with any marker in it painted over as paper: a marker beside a
         place is a black square with white in it, which a counter is too."""
+        near = (np.abs(self._marker_centres - centre) < half + self._marker_reach[:, None]).all(
+            axis=1
+        )
+        if not near.any():
+            return fine
         steps = np.linspace(-half, half, fine.shape[0])
         xs, ys = centre[0] + steps, centre[1] + steps
-        painted = fine
-        for marker in self.board.markers:
-            reach = marker.size / 2 + MARKER_MARGIN_MM
-            columns = np.abs(xs - marker.centre[0]) < reach
-            rows = np.abs(ys - marker.centre[1]) < reach
-            if columns.any() and rows.any():
-                if painted is fine:
-                    painted = fine.copy()
-                painted[np.ix_(rows, columns)] = white
+        painted = fine.copy()
+        for (x, y), reach in zip(self._marker_centres[near], self._marker_reach[near], strict=True):
+            columns = np.abs(xs - x) < reach
+            rows = np.abs(ys - y) < reach
+            painted[np.ix_(rows, columns)] = white
         return painted
