@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.camera_setup import CameraSetup
+from companion.camera_setup import BOARDS as CAMERA_BOARDS
+from companion.camera_setup import CameraSetup, mem_board_file
 from companion.camera_watch import CameraWatch
 from companion.clock.display import format_time
 from companion.clock.game import GameClock
@@ -191,6 +192,8 @@ class Controller:
         self.simulated_camera: Any = None
         """The setup screen's camera when no real one is given: a simulated table."""
         self._camera_setup: CameraSetup | None = None
+        self.camera_board = "memwars"
+        """The board the setup screen calibrates the camera for: 'memwars' or 'mem'."""
         self._camera_source: Any = None
         self.camera_spec: str | None = None
         """A real camera (`companion app --camera SPEC`): it watches every game."""
@@ -353,7 +356,7 @@ class Controller:
         if not self.mem_calibration_path.is_file():
             play.camera_lost(
                 f"the camera is not calibrated for MeM yet ({self.mem_calibration_path}): "
-                "companion vision calibrate --board vision/boards/mem.toml writes it"
+                "Set up the camera, board MeM, makes it"
             )
             return
         watch = CameraWatch.start(
@@ -452,8 +455,9 @@ class Controller:
 
     @property
     def mem_calibration_path(self) -> Path:
-        """The camera's calibration for the MeM board (`companion vision calibrate --board
-        vision/boards/mem.toml --out ...`): eleven stone colours, not the crystals'."""
+        """The camera's calibration for the MeM board (Set up the camera, board MeM, or
+        `companion vision calibrate --board vision/boards/mem.toml --out ...`): eleven stone
+        colours, not the crystals'."""
         return self.config.store.resolved_path().with_name("mem-calibration.json")
 
     def table_tap(self, zone: str, colour: str) -> None:
@@ -467,34 +471,55 @@ class Controller:
             self.table.put(zone, colour)
 
     def camera_setup(self) -> CameraSetup:
-        """Setting the camera up: on the camera given, else on a simulated one (whose
-        table `lay_calibration_plan` lays)."""
+        """Setting the camera up for the board chosen (`camera_board`): on the camera given,
+        else on a simulated one (whose table `lay_calibration_plan` lays)."""
         if self._camera_setup is None:
-            grab: Callable[[], Any] | None = None
-            if self.camera_spec is not None:
+            grab = self._setup_grab()
+            if self.camera_board == "mem":
+                self._camera_setup = CameraSetup.for_mem(grab, out=self.mem_calibration_path)
+            else:
+                self._camera_setup = CameraSetup(
+                    grab,
+                    CALIBRATION_COLOURS,
+                    out=self.calibration_path,
+                    roles={"side-1": "red", "side-2": "blue", "challenge": CHALLENGE_COLOUR},
+                )
+        return self._camera_setup
+
+    def choose_camera_board(self, game: str) -> CameraSetup:
+        """The board the setup screen calibrates: 'memwars' (the default) or 'mem'. The
+        camera stays open; a simulated one films the new board."""
+        if game not in {value for _, value in CAMERA_BOARDS}:
+            raise ValueError(f"no board {game!r} to calibrate")
+        if game != self.camera_board:
+            self.camera_board = game
+            self._camera_setup = None
+        return self.camera_setup()
+
+    def _setup_grab(self) -> Callable[[], Any]:
+        """The setup screen's frames: the camera given (opened once), else the simulated
+        table, over the board chosen."""
+        if self.camera_spec is not None:
+            source = self._camera_source
+            if source is None:
                 from vision.sources import open_source
 
                 source = open_source(self.camera_spec)
                 self._camera_source = source
 
-                def grab() -> Any:
-                    frame = source.read()
-                    return None if frame is None else frame.image
+            def grab() -> Any:
+                frame = source.read()
+                return None if frame is None else frame.image
 
-            if grab is None:
-                from vision.geometry import load_board
-                from vision.synth import SyntheticCamera
-                from vision.synth.conditions import Conditions
+            return grab
+        from vision.geometry import load_board
+        from vision.synth import SyntheticCamera
+        from vision.synth.conditions import Conditions
 
-                self.simulated_camera = SyntheticCamera(load_board(), Conditions.easy(), seed=1)
-                grab = self.simulated_camera.read
-            self._camera_setup = CameraSetup(
-                grab,
-                CALIBRATION_COLOURS,
-                out=self.calibration_path,
-                roles={"side-1": "red", "side-2": "blue", "challenge": CHALLENGE_COLOUR},
-            )
-        return self._camera_setup
+        board = load_board(mem_board_file() if self.camera_board == "mem" else None)
+        self.simulated_camera = SyntheticCamera(board, Conditions.easy(), seed=1)
+        read: Callable[[], Any] = self.simulated_camera.read
+        return read
 
     def close_camera_setup(self) -> None:
         """Lets go of the camera the setup screen used (a game needs it)."""
@@ -504,7 +529,8 @@ class Controller:
         self._camera_setup = None
 
     def lay_calibration_plan(self) -> None:
-        """On the simulated camera: puts the plan's crystals on the table."""
+        """On the simulated camera: puts the plan's crystals (or MeM's stones) on the
+        table."""
         if self.simulated_camera is None:
             return
         from vision.synth import Scene
