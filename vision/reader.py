@@ -280,6 +280,12 @@ class BoardReader:
     ) -> tuple[int | None, ...]:
         # A counter's pips need a finer look, which costs: see the cache below.
         cached = self._counter_cache.get(index)
+        if count.crystals:
+            # Pips are not read past a crystal on or against the tile; a counter stays as
+            # it was while a crystal stands on it, so what was read while it was clear holds.
+            if cached is not None and 0 not in cached[1] and cached[1]:
+                return cached[1]
+            return (0,)
         # Counters are laid before play and seldom turn: look again when the black on the
         # place changes (a counter laid, taken or covered by a crystal: crystals merely
         # beside it change nothing), and otherwise every COUNTER_REFRESH frames (a turned
