@@ -52,6 +52,9 @@ MIN_SATURATION_SHARE = 0.35
 never does."""
 DARKEST_COLOUR = 0.12
 """Below this reflectance a pixel's hue is noise: it is black, whatever it looks like."""
+FAINT_SHARE = 0.6
+"""A pixel with less than this share of a colour's saturation must also have this share
+of its brightness to be that colour."""
 COLOUR_LIMIT = 3.5
 """Hue errors (in spreads) beyond which a pixel is not the colour."""
 
@@ -126,6 +129,11 @@ class ColourModel:
         score = np.sqrt(hue_error**2 + 0.3 * saturation_error**2 + 0.3 * brightness_error**2)
         least = min(max(MIN_SATURATION_SHARE * self.saturation, 0.04), 0.1)
         possible = (saturation >= least) & (hue_error < COLOUR_LIMIT) & (level >= DARKEST_COLOUR)
+        # Shading keeps a crystal's chromaticity; a faint tint that is also dark is where a
+        # crystal's picture blurs into its own shadow, whose hue drifts.
+        possible &= (saturation >= FAINT_SHARE * self.saturation) | (
+            level >= FAINT_SHARE * np.exp(self.brightness)
+        )
         return np.asarray(np.where(possible, score, np.inf), np.float64)
 
 

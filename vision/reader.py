@@ -39,6 +39,9 @@ FRINGE = 0.15
 """Below a crystal's area, from this much a colour's pixels are checked for a blob."""
 CLEARLY_ONE = 0.45
 """From this area (in crystals) a colour is surely there; below, it must form one blob."""
+PARTIAL = 0.8
+"""Below this area (in crystals) a colour beside a clear crystal of another must form a
+blob of its own to count."""
 SEVERAL = 1.7
 """A colour's area, in crystals, from which its separate blobs are counted."""
 TWO_IN_ONE_BLOB = 2.6
@@ -187,9 +190,12 @@ class BoardReader:
         faint = ratios < FRINGE
         held = whole.sum(axis=1)
         dark = histogram[:, BLACK] >= DARK_NEARBY * self._typical_area
+        clear = ratios >= PARTIAL
+        beside = (ratios >= CLEARLY_ONE) & ~clear & (clear.sum(axis=1, keepdims=True) > 0)
         plain = (
             inside
             & ~dark
+            & ~beside.any(axis=1)
             & (whole | faint).all(axis=1)
             & (histogram[:, UNKNOWN] < UNKNOWN_OCCLUDES * self._typical_area * (1 + held))
         )
@@ -222,14 +228,19 @@ class BoardReader:
         margins = [1.0]
         occluded = False
         square: NDArray[np.uint8] | None = None
+        clear = ratios >= PARTIAL
+        clear_count = int(clear.sum())
         for number, (name, ratio) in enumerate(zip(self._names, ratios, strict=True)):
             if ratio > MAX_CRYSTALS + 0.8:
                 occluded = True
             count = 0 if ratio < ONE_CRYSTAL else 1
-            if ratio >= ONE_CRYSTAL and (dark or ratio < CLEARLY_ONE or ratio >= SEVERAL):
+            # Part of a crystal's area in a colour, beside a clear crystal of another: the
+            # other's rim, shadow or highlight may have drifted into this colour.
+            beside = ratio < PARTIAL and clear_count - int(clear[number]) > 0
+            if ratio >= ONE_CRYSTAL and (dark or beside or ratio < CLEARLY_ONE or ratio >= SEVERAL):
                 if square is None:
                     square = self.measurer.sampler.square(self._classes_now, index, BACKGROUND)
-                if ratio < CLEARLY_ONE:
+                if ratio < CLEARLY_ONE or beside:
                     count = int(self._blobs(square, number)[0] >= ONE_CRYSTAL)
                 elif ratio < SEVERAL:
                     count = int(self._blobs(square, number)[0] >= COMPACT)
