@@ -43,8 +43,9 @@ class Measured:
     patches: Patches
     white: WhiteField | None
     """None when too little bare paper was visible to measure the light."""
-    pixels: NDArray[np.float32]
-    """(points, 3): every zone's points, glare taken away."""
+    pixels: NDArray[Any]
+    """(points, 3): every zone's points, glare taken away (the camera's uint8 values where
+    there was none to take away, float32 otherwise)."""
     scale: NDArray[np.float32]
     """(zones, 3): what each zone's pixels are multiplied by to give reflectance."""
     paper_covered: NDArray[np.bool_]
@@ -150,10 +151,14 @@ class Measurer:
         share = np.where(glared, _glare_share(local, smooth), 0.0)
         return np.asarray(share[:, None] * _linear(smooth), np.float64)
 
-    def _without_glare(self, pixels: Image, added: NDArray[np.float64]) -> NDArray[np.float32]:
+    def _without_glare(self, pixels: Image, added: NDArray[np.float64]) -> NDArray[Any]:
+        glared = np.flatnonzero(added.max(axis=1) > 0)
+        if len(glared) == 0:
+            # Most frames: the camera's own values serve, with no copy of every pixel.
+            return pixels
         values = pixels.astype(np.float32)
         spans = self.sampler.spans
-        for index in np.flatnonzero(added.max(axis=1) > 0).tolist():
+        for index in glared.tolist():
             first, end = spans[index]
             linear = np.maximum(_linear(values[first:end]) - added[index].astype(np.float32), 0.0)
             values[first:end] = _encoded(linear)
