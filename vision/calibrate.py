@@ -26,6 +26,7 @@ from vision.geometry import Board
 from vision.lean import Lean, fit_lean
 from vision.measure import Measured, Measurer
 from vision.reader import BoardReader
+from vision.registration import not_found_reason
 
 Image = NDArray[np.uint8]
 
@@ -116,7 +117,7 @@ def _measure_all(
     for image in images:
         result = measurer.measure(image)
         if result is None:
-            problems.append("the board was not found in a frame: are the markers in view?")
+            problems.append(not_found_reason(image, measurer.board))
         elif result.white is None:
             problems.append("too little bare paper was seen in a frame: clear the board")
         else:

@@ -279,3 +279,25 @@ class RegistrationTracker:
             north=self._last.registration.north,
         )
         return Fit(self._last.homography, held, detection)
+
+
+UNREADABLE_SHAPES = 8
+"""Square shapes found but not read as markers from which the markers are taken to be in
+view but too small or blurred to read."""
+
+
+def not_found_reason(image: NDArray[np.uint8], board: Board) -> str:
+    """Why the board was not found in a frame, as a user can act on it."""
+    grey = (
+        image if image.ndim == 2 else np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
+    )
+    detector = cv2.aruco.ArucoDetector(
+        aruco_dictionary(board.marker_dictionary), cv2.aruco.DetectorParameters()
+    )
+    _corners, _ids, rejected = detector.detectMarkers(grey)
+    if len(rejected) >= UNREADABLE_SHAPES:
+        return (
+            "the board was not found in a frame: its markers are seen but cannot be read"
+            " (too small or blurred): move the camera closer or bring it into focus"
+        )
+    return "the board was not found in a frame: are the markers in view?"

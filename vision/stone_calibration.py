@@ -33,6 +33,7 @@ from vision.colours import ColourModel
 from vision.geometry import Board
 from vision.lean import Lean, fit_lean
 from vision.measure import Measured, Measurer
+from vision.registration import not_found_reason
 from vision.stones import (
     FEATURES,
     BareSquares,
@@ -211,7 +212,7 @@ def _measure_all(measurer: Measurer, images: list[Image], problems: list[str]) -
     for image in images:
         result = measurer.measure(image)
         if result is None:
-            problems.append("the board was not found in a frame: are the markers in view?")
+            problems.append(not_found_reason(image, measurer.board))
         elif result.white is None:
             problems.append("too little bare paper was seen in a frame: clear the board")
         else:

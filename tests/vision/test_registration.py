@@ -3,6 +3,7 @@ board lies, and the last good fit is held while hands hide the markers."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from tests.vision.helpers import BLUE, EASY, RED, YELLOW, assert_reads_right
@@ -80,3 +81,19 @@ def test_the_last_registration_is_held_while_hands_hide_the_markers(
     assert covered.registration.markers_seen < 3
     assert covered.registration.north == "top"
     assert covered.hands
+
+
+def test_a_board_not_found_says_whether_its_markers_are_there_but_unreadable(
+    board: Board,
+) -> None:
+    from vision.registration import RegistrationTracker, not_found_reason
+    from vision.synth import random_conditions
+
+    # A small, defocused board far from the camera: its markers' outlines show, their
+    # cells do not (the benchmark's set-up 40).
+    far = random_conditions(np.random.default_rng(10_040))
+    image = render(board, Scene(), far, 3).image
+    assert RegistrationTracker(board).update(image) is None
+    assert "move the camera closer or bring it into focus" in not_found_reason(image, board)
+    table = np.full((720, 1280, 3), 90, np.uint8)
+    assert not_found_reason(table, board).endswith("are the markers in view?")
