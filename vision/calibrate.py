@@ -24,9 +24,8 @@ from vision.calibration import (
 from vision.colours import FIRST_COLOUR, ClassTable, ColourModel, features
 from vision.geometry import Board
 from vision.lean import Lean, fit_lean
-from vision.measure import Measured, Measurer
+from vision.measure import Measured, Measurer, measure_all
 from vision.reader import BoardReader
-from vision.registration import not_found_reason
 
 Image = NDArray[np.uint8]
 
@@ -50,12 +49,12 @@ def calibrate(
     problems: list[str] = []
     # First look where the crystals' pictures lie against their places (the lean a
     # tilted camera gives them), then measure again looking there.
-    first_look = _measure_all(Measurer(board), images, problems)
+    first_look = measure_all(Measurer(board), images, problems)
     if not first_look:
         return _failed(board_file, roles, problems or ["no frames to calibrate from"])
     lean = _fit_lean(board, Measurer(board), first_look, plan)
     measurer = Measurer(board, lean)
-    measured = _measure_all(measurer, images, [])
+    measured = measure_all(measurer, images, [])
     if not measured:
         return _failed(board_file, roles, problems or ["no frames to calibrate from"])
     keys = [zone.key for zone in measurer.sampler.zones]
@@ -108,21 +107,6 @@ def calibrate(
     return CalibrationResult(
         calibration, tuple(dict.fromkeys(problems)), {k: tuple(v) for k, v in found.items()}
     )
-
-
-def _measure_all(
-    measurer: Measurer, images: list[Image], problems: list[str]
-) -> list[tuple[Image, Measured]]:
-    measured = []
-    for image in images:
-        result = measurer.measure(image)
-        if result is None:
-            problems.append(not_found_reason(image, measurer.board))
-        elif result.white is None:
-            problems.append("too little bare paper was seen in a frame: clear the board")
-        else:
-            measured.append((image, result))
-    return measured
 
 
 def _fit_lean(

@@ -22,7 +22,7 @@ from vision.colours import NEUTRAL_CHROMA, WhiteField, chroma_distance, features
 from vision.geometry import Board
 from vision.glare import GlareWatch
 from vision.lean import Lean
-from vision.registration import Fit, RegistrationTracker
+from vision.registration import Fit, RegistrationTracker, not_found_reason
 from vision.sampling import Patches, Sampler
 
 Image = NDArray[np.uint8]
@@ -180,6 +180,23 @@ class Measurer:
                         stack.append(other)
             best = max(best, size)
         return best
+
+
+def measure_all(
+    measurer: Measurer, images: list[Image], problems: list[str]
+) -> list[tuple[Image, Measured]]:
+    """Each calibration frame measured, with the frames that cannot be used named in
+    `problems` (board not found, too little bare paper) and left out."""
+    measured = []
+    for image in images:
+        result = measurer.measure(image)
+        if result is None:
+            problems.append(not_found_reason(image, measurer.board))
+        elif result.white is None:
+            problems.append("too little bare paper was seen in a frame: clear the board")
+        else:
+            measured.append((image, result))
+    return measured
 
 
 GAMMA = 2.2

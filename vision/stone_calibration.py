@@ -32,8 +32,7 @@ from vision.calibration import Calibration, CalibrationResult, calibrated_at
 from vision.colours import ColourModel
 from vision.geometry import Board
 from vision.lean import Lean, fit_lean
-from vision.measure import Measured, Measurer
-from vision.registration import not_found_reason
+from vision.measure import Measured, Measurer, measure_all
 from vision.stones import (
     FEATURES,
     BareSquares,
@@ -121,7 +120,7 @@ def calibrate_stones(
 ) -> CalibrationResult:
     images = list(frames)
     problems: list[str] = []
-    first = _measure_all(Measurer(board), images, problems)
+    first = [m for _image, m in measure_all(Measurer(board), images, problems)]
     if not first:
         return _failed(board_file, roles, problems or ["no frames to calibrate from"])
     keys = [zone.key for zone in Measurer(board).sampler.zones]
@@ -129,7 +128,7 @@ def calibrate_stones(
     # First without a lean: where the stones' pictures lie gives it.
     lean = _lean(board, first, where)
     measurer = Measurer(board, lean)
-    measured = _measure_all(measurer, images, [])
+    measured = [m for _image, m in measure_all(measurer, images, [])]
     if not measured:
         return _failed(board_file, roles, problems or ["no frames to calibrate from"])
     sampler = measurer.sampler
@@ -205,19 +204,6 @@ def _summary(stone: StoneColour) -> ColourModel:
         brightness=float(np.log(max(stone.middle, 1.0) / 100)),
         area=max(1.0, stone.area),
     )
-
-
-def _measure_all(measurer: Measurer, images: list[Image], problems: list[str]) -> list[Measured]:
-    measured = []
-    for image in images:
-        result = measurer.measure(image)
-        if result is None:
-            problems.append(not_found_reason(image, measurer.board))
-        elif result.white is None:
-            problems.append("too little bare paper was seen in a frame: clear the board")
-        else:
-            measured.append(result)
-    return measured
 
 
 def _bare_squares(measured: list[Measured], where: Mapping[str, list[int]]) -> BareSquares:

@@ -13,6 +13,7 @@ from typing import Any
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.button import Button
 
+from companion.ui.buttons import button_for
 from companion.ui.mem_board import side_rgb
 from companion.ui.mem_play import MemPlay, MemView
 from companion.ui.screens import AppScreen
@@ -104,11 +105,7 @@ class MemLiveScreen(AppScreen):
 
     def button(self, key: str) -> Button | None:
         """The button that submits `key` (tests find them by key)."""
-        for widget in self.ids.buttons.children:
-            if getattr(widget, "decision", None) == key:
-                found: Button = widget
-                return found
-        return None
+        return button_for(self.ids.buttons, key)
 
     def press(self, key: str) -> None:
         if self.play is not None:

@@ -20,6 +20,7 @@ from kivy.uix.togglebutton import ToggleButton
 
 from companion.live import LiveView
 from companion.ui.board import colour_rgb
+from companion.ui.buttons import button_for
 from companion.ui.controller import COLOURS, MODES, PATHS, TIME_CONTROLS, GameChoices
 from companion.ui.mem_board import side_rgb
 from companion.ui.mem_choices import MEM_GAMES, MemChoices, new_seed, parse_seed
@@ -384,11 +385,7 @@ class LiveScreen(AppScreen):
 
     def button(self, key: str) -> Button | None:
         """The decision button for `key` (tests and keyboards find them by key)."""
-        for widget in self.ids.buttons.children:
-            if getattr(widget, "decision", None) == key:
-                found: Button = widget
-                return found
-        return None
+        return button_for(self.ids.buttons, key)
 
     def show_card(self, shown: bool) -> None:
         """The verifier panel: the card's answers while the button is held, so that only
