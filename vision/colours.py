@@ -117,18 +117,30 @@ class ColourModel:
             area=float(area),
         )
 
-    def distance(self, feature: Floats) -> Floats:
-        """How unlike this colour each pixel is (in spreads); inf where it cannot be it."""
+    def hue_error(self, feature: Floats) -> Floats:
+        """How far each pixel's hue is from this colour's, in spreads."""
         hue, saturation = hue_and_saturation(feature)
         # Hue is noisy where saturation or brightness is low: widen the tolerance there.
         level = np.maximum(np.exp(feature[..., 2]), 0.05)
         noise = np.arctan2(CHROMA_FLOOR / level, np.maximum(saturation, 1e-6))
-        hue_error = np.abs(_turn(hue - self.hue)) / np.hypot(self.hue_spread, noise)
+        return np.asarray(np.abs(_turn(hue - self.hue)) / np.hypot(self.hue_spread, noise))
+
+    def distance(self, feature: Floats) -> Floats:
+        """How unlike this colour each pixel is (in spreads); inf where it cannot be it."""
+        _hue, saturation = hue_and_saturation(feature)
+        level = np.maximum(np.exp(feature[..., 2]), 0.05)
+        hue_error = self.hue_error(feature)
         saturation_error = (saturation - self.saturation) / (self.saturation * 0.5)
         brightness_error = (feature[..., 2] - self.brightness) / BRIGHTNESS_SPREAD
         score = np.sqrt(hue_error**2 + 0.3 * saturation_error**2 + 0.3 * brightness_error**2)
         least = min(max(MIN_SATURATION_SHARE * self.saturation, 0.04), 0.1)
-        possible = (saturation >= least) & (hue_error < COLOUR_LIMIT) & (level >= DARKEST_COLOUR)
+        # Glare on a crystal adds the lamp's white: the colour's share of the light falls as
+        # the pixel brightens, while its hue holds. Short of the paper's own tint, though.
+        washed = np.minimum(1.0, np.exp(self.brightness) / level)
+        least_here = np.maximum(least * washed, min(least, NEUTRAL_CHROMA))
+        possible = (
+            (saturation >= least_here) & (hue_error < COLOUR_LIMIT) & (level >= DARKEST_COLOUR)
+        )
         # Shading keeps a crystal's chromaticity; a faint tint that is also dark is where a
         # crystal's picture blurs into its own shadow, whose hue drifts.
         possible &= (saturation >= FAINT_SHARE * self.saturation) | (
@@ -150,6 +162,13 @@ def classify(reflectance: Floats, colours: Sequence[ColourModel]) -> NDArray[np.
     classes = np.full(reflectance.shape[:-1], UNKNOWN, np.uint8)
     if colours:
         distances = np.stack([model.distance(feature) for model in colours])
+        # A crystal's rim, shade or washed-out side keeps its hue and loses saturation: a
+        # pixel nearest one colour's hue is never another colour, even where it is too
+        # faint to be its own.
+        hue_errors = np.stack([model.hue_error(feature) for model in colours])
+        nearest_hue = hue_errors.argmin(axis=0)
+        others = np.arange(len(colours)).reshape((-1,) + (1,) * nearest_hue.ndim)
+        distances = np.where(others == nearest_hue, distances, np.inf)
         nearest = distances.argmin(axis=0)
         close = np.isfinite(distances.min(axis=0))
         classes[close] = (FIRST_COLOUR + nearest[close]).astype(np.uint8)

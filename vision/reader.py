@@ -241,18 +241,18 @@ class BoardReader:
                 if square is None:
                     square = self.measurer.sampler.square(self._classes_now, index, BACKGROUND)
                 if ratio < CLEARLY_ONE or beside:
-                    count = int(self._blobs(square, number)[0] >= ONE_CRYSTAL)
+                    count = int(self._blobs(square, number, dark)[0] >= ONE_CRYSTAL)
                 elif ratio < SEVERAL:
-                    count = int(self._blobs(square, number)[0] >= COMPACT)
+                    count = int(self._blobs(square, number, dark)[0] >= COMPACT)
                 else:
-                    count = self._how_many(square, number, float(ratio))
+                    count = self._how_many(square, number, float(ratio), dark)
             crystals.extend([name] * count)
             judged = float(ratio)
             if FRINGE <= ratio < ONE_CRYSTAL:
                 # Near the threshold from below: a compact blob is a doubt, a fringe is not.
                 if square is None:
                     square = self.measurer.sampler.square(self._classes_now, index, BACKGROUND)
-                judged = float(self._blobs(square, number)[0])
+                judged = float(self._blobs(square, number, dark)[0])
             if judged > 0.1:
                 margins.append(min(1.0, abs(judged - ONE_CRYSTAL) / 0.2))
         if len(crystals) > MAX_CRYSTALS:
@@ -263,24 +263,43 @@ class BoardReader:
         confidence = 0.0 if occluded else 0.5 + 0.5 * min(margins)
         return ZoneCounts(tuple(sorted(crystals)), confidence, bool(occluded), int(row[BLACK]))
 
-    def _blobs(self, square: NDArray[np.uint8], number: int) -> NDArray[np.float64]:
+    def _blobs(
+        self, square: NDArray[np.uint8], number: int, dark: bool = False
+    ) -> NDArray[np.float64]:
         """The areas (in crystals) of a colour's separate blobs on a zone, largest first.
 
         Thin fringes (the edges of print or of a counter, blurred and JPEG-compressed, can
         take any hue) are opened away first: a crystal is a compact blob."""
         mask = (square == FIRST_COLOUR + number).astype(np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-        _count, _labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        areas = np.sort(stats[1:, cv2.CC_STAT_AREA])[::-1] / self._areas[number]
+        _count, _labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        areas = stats[1:, cv2.CC_STAT_AREA]
+        if dark:
+            # A counter's white ring or pips, tinted by the light, encircle black: a
+            # crystal's middle is the crystal (or its highlight), never black.
+            areas = areas[~self._around_black(square, centres[1:])]
+        areas = np.sort(areas)[::-1] / self._areas[number]
         return np.asarray(areas if len(areas) else np.zeros(1), np.float64)
 
-    def _how_many(self, square: NDArray[np.uint8], number: int, ratio: float) -> int:
+    @staticmethod
+    def _around_black(square: NDArray[np.uint8], centres: NDArray[Any]) -> NDArray[np.bool_]:
+        """Per blob centre: whether most of the 3x3 pixels there are black."""
+        last = np.array(square.shape[::-1]) - 2
+        corners = np.clip(np.rint(centres).astype(np.intp) - 1, 0, last)
+        result = np.zeros(len(centres), bool)
+        for index, (x, y) in enumerate(corners.tolist()):
+            result[index] = (square[y : y + 3, x : x + 3] == BLACK).sum() >= 5
+        return result
+
+    def _how_many(
+        self, square: NDArray[np.uint8], number: int, ratio: float, dark: bool = False
+    ) -> int:
         """Crystals of one colour on a zone whose area says there may be several.
 
         A lone crystal can look bigger than at calibration (standing on a counter, its dark
         foot blending in): count separate blobs, and take one blob for two crystals only
         when it is far too big for one."""
-        blobs = self._blobs(square, number)
+        blobs = self._blobs(square, number, dark)
         big = int((blobs >= ONE_CRYSTAL).sum())
         if big <= 1:
             return 2 if ratio >= TWO_IN_ONE_BLOB else 1
