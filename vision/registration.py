@@ -36,6 +36,8 @@ MAX_ERROR_MM = 2.5
 """A fit whose markers stray further than this on average is rejected."""
 HALF_SIZE_BELOW = 6
 """Search the full-size image too when the half-size one gives fewer markers than this."""
+GOOD_ERROR_MM = 0.5
+"""A fit whose markers stray less than this needs no harder look."""
 EFFORTS = 3
 """Ways of looking for markers, each slower than the last (see MarkerFinder.find)."""
 
@@ -251,16 +253,21 @@ class RegistrationTracker:
             if image.ndim == 2
             else np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
         )
-        # A few markers found in a small, noisy picture may all lie on one edge, or one
-        # misread may spoil the fit: then look harder before holding the last fit.
+        # A few markers found in a small, noisy picture may all lie on one edge, one misread
+        # may spoil the fit, or blurred corners may make it loose: then look harder, and
+        # keep the fit on the most markers.
+        best: tuple[Detection, tuple[Matrix, float]] | None = None
         for effort in range(EFFORTS):
             detection = self._finder.find(grey, effort)
             fitted = fit_homography(self._board, detection)
             if fitted is not None and fitted[1] <= MAX_ERROR_MM:
-                break
+                if best is None or len(detection.ids) > len(best[0].ids):
+                    best = (detection, fitted)
+                if fitted[1] <= GOOD_ERROR_MM:
+                    break
         total = len(self._board.markers)
-        if fitted is not None and fitted[1] <= MAX_ERROR_MM:
-            homography, error = fitted
+        if best is not None:
+            detection, (homography, error) = best
             registration = Registration(
                 markers_seen=len(detection.ids),
                 markers_total=total,
