@@ -47,6 +47,12 @@ SEVERAL = 1.7
 TWO_IN_ONE_BLOB = 2.6
 """One blob this big (in crystals) is two crystals touching."""
 MAX_CRYSTALS = 3
+RING_AREA = 0.6
+"""A counter's ring (or pips) covers less than this of a crystal's area."""
+CUT_OFF = 0.5
+"""A blob smaller than this (in crystals) and cut by the zone's edge is the neighbour's."""
+CUT_EDGE = 0.3
+"""The share of a blob's outline along the zone's edge that makes it cut by it."""
 DARK_NEARBY = 0.25
 """Black area (in crystals) on a zone from which its colours must form blobs to count: the
 sharp edges of a counter's tile and pips, blurred and JPEG-compressed, fringe with colour
@@ -107,6 +113,7 @@ class BoardReader:
         the hand's frame everywhere the hand was) is judged by what really changed."""
         self.fit: Fit | None = None
         self._classes_now: NDArray[np.uint8] = np.zeros((0,), np.uint8)
+        self._ratios_now: NDArray[np.float64] = np.zeros((0, 0))
         """The last frame's registration (homography and markers), for drawing over it."""
         self._counter_cache: dict[int, tuple[int, tuple[int | None, ...], int]] = {}
         self._frames = 0
@@ -183,6 +190,7 @@ class BoardReader:
             sampler.zone_of_point * self._classes + classes, minlength=zones * self._classes
         ).reshape(zones, self._classes)
         ratios = histogram[:, FIRST_COLOUR:] / self._areas
+        self._ratios_now = ratios
         inside = measured.patches.inside
         # Most zones are plain: nothing there, or one clear crystal of a colour. Decide
         # those at once; look closer only at the rest.
@@ -241,18 +249,18 @@ class BoardReader:
                 if square is None:
                     square = self.measurer.sampler.square(self._classes_now, index, BACKGROUND)
                 if ratio < CLEARLY_ONE or beside:
-                    count = int(self._blobs(square, number, dark)[0] >= ONE_CRYSTAL)
+                    count = int(self._blobs(square, number, index, dark)[0] >= ONE_CRYSTAL)
                 elif ratio < SEVERAL:
-                    count = int(self._blobs(square, number, dark)[0] >= COMPACT)
+                    count = int(self._blobs(square, number, index, dark)[0] >= COMPACT)
                 else:
-                    count = self._how_many(square, number, float(ratio), dark)
+                    count = self._how_many(square, number, index, float(ratio), dark)
             crystals.extend([name] * count)
             judged = float(ratio)
             if FRINGE <= ratio < ONE_CRYSTAL:
                 # Near the threshold from below: a compact blob is a doubt, a fringe is not.
                 if square is None:
                     square = self.measurer.sampler.square(self._classes_now, index, BACKGROUND)
-                judged = float(self._blobs(square, number, dark)[0])
+                judged = float(self._blobs(square, number, index, dark)[0])
             if judged > 0.1:
                 margins.append(min(1.0, abs(judged - ONE_CRYSTAL) / 0.2))
         if len(crystals) > MAX_CRYSTALS:
@@ -264,7 +272,7 @@ class BoardReader:
         return ZoneCounts(tuple(sorted(crystals)), confidence, bool(occluded), int(row[BLACK]))
 
     def _blobs(
-        self, square: NDArray[np.uint8], number: int, dark: bool = False
+        self, square: NDArray[np.uint8], number: int, index: int, dark: bool = False
     ) -> NDArray[np.float64]:
         """The areas (in crystals) of a colour's separate blobs on a zone, largest first.
 
@@ -272,12 +280,16 @@ class BoardReader:
         take any hue) are opened away first: a crystal is a compact blob."""
         mask = (square == FIRST_COLOUR + number).astype(np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-        _count, _labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        _count, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
         areas = stats[1:, cv2.CC_STAT_AREA]
+        kept = ~self._cut_off(labels, areas, index, number)
         if dark:
-            # A counter's white ring or pips, tinted by the light, encircle black: a
-            # crystal's middle is the crystal (or its highlight), never black.
-            areas = areas[~self._around_black(square, centres[1:])]
+            # A counter's white ring or pips, tinted by the light, encircle black, and are
+            # smaller than a crystal; a crystal's middle is black only where the crystal
+            # itself is dark, and then the crystal shows whole around it.
+            ring_sized = areas < RING_AREA * self._areas[number]
+            kept &= ~(ring_sized & self._around_black(square, centres[1:]))
+        areas = areas[kept]
         areas = np.sort(areas)[::-1] / self._areas[number]
         return np.asarray(areas if len(areas) else np.zeros(1), np.float64)
 
@@ -291,15 +303,39 @@ class BoardReader:
             result[index] = (square[y : y + 3, x : x + 3] == BLACK).sum() >= 5
         return result
 
+    def _cut_off(
+        self, labels: NDArray[Any], areas: NDArray[Any], index: int, number: int
+    ) -> NDArray[np.bool_]:
+        """Per blob: whether it is part of a crystal on the neighbouring place, reaching
+        over the zone's edge: a small blob along the edge, with the neighbour holding a
+        crystal of its colour on the other side."""
+        result = np.zeros(len(areas), bool)
+        small = np.flatnonzero(areas < CUT_OFF * self._areas[number])
+        others = np.delete(self._ratios_now[index], number)
+        if len(small) == 0 or (others >= CLEARLY_ONE).sum() >= 2:
+            # Three crystals crowd a place: one half hidden may well reach over the edge.
+            return result
+        owners = self.measurer.sampler.owners[index]
+        for blob in small.tolist():
+            mine = (labels == blob + 1).astype(np.uint8)
+            edge = cv2.dilate(mine, np.ones((3, 3), np.uint8)).astype(bool) & (mine == 0)
+            across = owners[edge]
+            across = across[(across != index) & (across >= 0)]
+            if len(across) < CUT_EDGE * edge.sum():
+                continue
+            neighbour = int(np.bincount(across).argmax())
+            result[blob] = self._ratios_now[neighbour, number] >= CLEARLY_ONE
+        return result
+
     def _how_many(
-        self, square: NDArray[np.uint8], number: int, ratio: float, dark: bool = False
+        self, square: NDArray[np.uint8], number: int, index: int, ratio: float, dark: bool
     ) -> int:
         """Crystals of one colour on a zone whose area says there may be several.
 
         A lone crystal can look bigger than at calibration (standing on a counter, its dark
         foot blending in): count separate blobs, and take one blob for two crystals only
         when it is far too big for one."""
-        blobs = self._blobs(square, number, dark)
+        blobs = self._blobs(square, number, index, dark)
         big = int((blobs >= ONE_CRYSTAL).sum())
         if big <= 1:
             return 2 if ratio >= TWO_IN_ONE_BLOB else 1

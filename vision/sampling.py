@@ -71,13 +71,20 @@ class Sampler:
         # aside on a crowded place still count there, never at the neighbour's.
         centres = np.array([zone.centre for zone in self.zones], np.float64)
         points = squares.reshape(len(self.zones), -1, 2)
+        radii = np.array([zone.radius for zone in self.zones], np.float64)
         masks = []
+        owners = []
         for index, zone in enumerate(self.zones):
             distances = np.linalg.norm(points[index][:, None, :] - centres[None, :, :], axis=-1)
             own = distances[:, index]
             masks.append((own <= zone.radius) & (own <= distances.min(axis=1) + 1e-9))
+            nearest = distances.argmin(axis=1)
+            within = distances[np.arange(len(nearest)), nearest] <= radii[nearest]
+            owners.append(np.where(within, nearest, -1))
         self.masks = np.stack(masks).reshape(len(self.zones), self.size, self.size)
         """Per zone, the pixels of its square patch that are its own."""
+        self.owners = np.stack(owners).astype(np.int16).reshape(self.masks.shape)
+        """Per zone, the zone each pixel of its square patch belongs to (-1: none)."""
         flat_masks = self.masks.reshape(len(self.zones), -1)
         self.zone_of_point = np.concatenate(
             [np.full(int(m.sum()), i, np.int32) for i, m in enumerate(flat_masks)]
