@@ -45,7 +45,7 @@ class CameraWatch:
         self.calibration = calibration
         self._on_seen = on_seen
         self._on_lost = on_lost
-        self._initial = dict(initial or {})
+        self._initial = None if initial is None else dict(initial)
         self._on_unsure = on_unsure
         self._stopped = threading.Event()
         self.frames = 0

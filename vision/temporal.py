@@ -6,6 +6,12 @@ with a hand over the board (or without the board) starts every wait again, so a 
 carrying a crystal across the board never commits a half-made move; the move is committed
 a quarter of a second after the hand has gone.
 
+Crystals do not move by themselves: once the board's contents are known, a change is
+committed only when it was first read soon (`after_hand_ns`) after a hand was over the
+board. A reading that drifts on a still board (the light changed, a crystal lost in glare)
+is never told as a move; it waits, and is taken only if a hand comes and it still holds
+after that hand has gone.
+
     state = FilterState.start()                        # or .start(initial contents)
     state, observation = step(state, reading)          # pure
     observation.changes  # (ZoneChange('17', before=(), after=('red',)),)
@@ -20,12 +26,16 @@ from vision.reading import BoardObservation, BoardReading, ZoneChange
 
 STABLE_NS = 250_000_000
 MIN_CONFIDENCE = 0.6
+AFTER_HAND_NS = 2_000_000_000
+"""How long after a hand was over the board a change may first be read and still be the
+hand's doing."""
 
 
 @dataclass(frozen=True, slots=True)
 class FilterSettings:
     stable_ns: int = STABLE_NS
     min_confidence: float = MIN_CONFIDENCE
+    after_hand_ns: int = AFTER_HAND_NS
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,11 +44,17 @@ class FilterState:
     """What each zone holds as far as anyone has been told; absent zones are empty."""
     pending: Mapping[str, tuple[tuple[str, ...], int]] = field(default_factory=dict)
     """Zone -> (contents read differently from the committed ones, since when)."""
+    hand_ns: int | None = None
+    """When a hand was last over the board (or the board out of sight)."""
+    known: bool = True
+    """Whether the contents are known: until a first reading has been committed, or has
+    agreed with what is committed, the board is read as it is found, with no hand needed."""
 
     @classmethod
     def start(cls, initial: Mapping[str, tuple[str, ...]] | None = None) -> FilterState:
+        """From known contents; with none, the board is read as it is found."""
         contents = {key: tuple(sorted(v)) for key, v in (initial or {}).items() if v}
-        return cls(committed=contents)
+        return cls(committed=contents, known=initial is not None)
 
     def contents(self, key: str) -> tuple[str, ...]:
         return self.committed.get(key, ())
@@ -48,9 +64,9 @@ def step(
     state: FilterState, reading: BoardReading, settings: FilterSettings = FilterSettings()
 ) -> tuple[FilterState, BoardObservation | None]:
     registration = reading.registration
-    if registration is None or registration.held or reading.hands:
-        return (replace(state, pending={}) if state.pending else state), None
     now = reading.t_ns
+    if registration is None or registration.held or reading.hands:
+        return replace(state, pending={}, hand_ns=now), None
     pending: dict[str, tuple[tuple[str, ...], int]] = {}
     for key, zone in reading.zones.items():
         if zone.occluded or zone.confidence < settings.min_confidence:
@@ -62,9 +78,13 @@ def step(
             pending[key] = waiting
         else:
             pending[key] = (zone.crystals, now)
-    ready = {key: v for key, v in pending.items() if now - v[1] >= settings.stable_ns}
+    ready = {
+        key: v
+        for key, v in pending.items()
+        if now - v[1] >= settings.stable_ns and _a_hand_did_it(state, v[1], settings)
+    }
     if not ready:
-        return FilterState(state.committed, pending), None
+        return replace(state, pending=pending, known=state.known or not pending), None
     committed = dict(state.committed)
     changes = []
     for key in sorted(ready, key=_zone_order):
@@ -76,7 +96,15 @@ def step(
             committed.pop(key, None)
         del pending[key]
     first_seen = min(since for _contents, since in ready.values())
-    return FilterState(committed, pending), BoardObservation(tuple(changes), first_seen)
+    told = FilterState(committed, pending, state.hand_ns, known=True)
+    return told, BoardObservation(tuple(changes), first_seen)
+
+
+def _a_hand_did_it(state: FilterState, since: int, settings: FilterSettings) -> bool:
+    """Whether a change first read at `since` may be a hand's doing."""
+    if not state.known:
+        return True
+    return state.hand_ns is not None and since - state.hand_ns <= settings.after_hand_ns
 
 
 def _zone_order(key: str) -> tuple[int, int]:

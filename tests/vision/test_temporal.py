@@ -76,7 +76,8 @@ def test_occluded_or_unsure_zones_wait() -> None:
 
 def test_removal_and_replacement_are_changes_too() -> None:
     start = FilterState.start({"17": ("red",), "3": ("blue",)})
-    frames = [frame(t, _17=(), _3=("blue", "yellow")) for t in range(0, 300, 50)]
+    frames = [frame(-100, hands=True)]
+    frames += [frame(t, _17=(), _3=("blue", "yellow")) for t in range(0, 300, 50)]
     state, observations = run(frames, start)
     assert observations[0].changes == (
         ZoneChange("3", ("blue",), ("blue", "yellow")),
@@ -94,3 +95,44 @@ def test_the_wait_is_a_setting() -> None:
         if observation and committed_at is None:
             committed_at = t
     assert committed_at == 100
+
+
+def test_on_a_known_board_a_reading_that_drifts_with_no_hand_is_never_a_move() -> None:
+    start = FilterState.start({"17": ("blue",)})
+    frames = [frame(t, _17=()) for t in range(0, 5000, 66)]
+    state, observations = run(frames, start)
+    assert observations == []
+    assert state.contents("17") == ("blue",)
+
+
+def test_a_change_read_soon_after_a_hand_left_is_committed() -> None:
+    start = FilterState.start({"17": ("blue",)})
+    frames = [frame(t, _17=("blue",)) for t in range(0, 1000, 66)]
+    frames += [frame(t, hands=True) for t in range(1000, 1500, 66)]
+    frames += [frame(t, _17=()) for t in range(1500, 2000, 66)]
+    state, observations = run(frames, start)
+    assert [o.changes for o in observations] == [(ZoneChange("17", ("blue",), ()),)]
+    assert state.contents("17") == ()
+
+
+def test_a_change_first_read_long_after_the_hand_left_waits_for_the_next_hand() -> None:
+    start = FilterState.start({"17": ("blue",)})
+    frames = [frame(t, hands=True) for t in range(0, 300, 66)]
+    frames += [frame(t, _17=("blue",)) for t in range(300, 4000, 66)]
+    frames += [frame(t, _17=()) for t in range(4000, 6000, 66)]
+    _state, observations = run(frames, start)
+    assert observations == []
+    frames += [frame(t, hands=True) for t in range(6000, 6300, 66)]
+    frames += [frame(t, _17=()) for t in range(6300, 6700, 66)]
+    _state, observations = run(frames, start)
+    assert [o.changes for o in observations] == [(ZoneChange("17", ("blue",), ()),)]
+
+
+def test_a_board_found_with_nothing_known_is_read_as_it_is_with_no_hand() -> None:
+    frames = [frame(t, _17=("blue",), _3=("red",)) for t in range(0, 400, 66)]
+    frames += [frame(t, _17=("blue",), _3=()) for t in range(400, 2000, 66)]
+    state, observations = run(frames)
+    assert [o.changes for o in observations] == [
+        (ZoneChange("3", (), ("red",)), ZoneChange("17", (), ("blue",)))
+    ]
+    assert state.contents("3") == ("red",)
