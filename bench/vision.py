@@ -1,12 +1,13 @@
 """The board reader on rendered frames: accuracy, hands, and speed against JPEG decoding.
 
-For each of SETS random camera set-ups (pose, light, sensor, lens) the board is calibrated
-once, as a user would, then FRAMES_PER_SET random game positions are rendered and read by
-one reader, as from a camera bolted over the table:
-crystals on places and claim diamonds (one, two or three, sides' and challenge colours),
-topology counters. Then SEQUENCES hand-over sequences (a hand comes in, puts a crystal
-down or picks one up, leaves) go through the reader and the temporal filter, and every
-commit is checked against the truth.
+Random camera set-ups (pose, light, sensor, lens) are drawn one after another; for each the
+board is calibrated once, as a user would, then FRAMES_PER_SET random game positions are
+rendered and read by one reader, as from a camera bolted over the table: crystals on places
+and claim diamonds (one, two or three, sides' and challenge colours), topology counters.
+Set-ups are drawn until FRAMES frames have been read (a set-up refused at calibration reads
+none, and is listed). Then, on set-ups of their own, hand-over sequences (a hand comes in,
+puts a crystal down or picks one up, leaves) go through the reader and the temporal filter
+until SEQUENCES have been filmed, and every commit is checked against the truth.
 
 Prints: per-zone error rate, the share of frames read entirely right, false commits during
 occlusion, the median time to read one 1280x720 frame on one thread next to the median
@@ -43,9 +44,9 @@ T = TypeVar("T")
 SIDES = ("red", "blue")
 CHALLENGE = "yellow"
 COLOURS = (*SIDES, CHALLENGE)
-SETS = 50
+FRAMES = 500
 FRAMES_PER_SET = 10
-SEQUENCE_SETS = 20
+SEQUENCES = 200
 SEQUENCES_PER_SET = 10
 SETTLE_FRAMES = 8
 """Still frames after a hand has left: the filter needs 250 ms, about 4 frames at 15/s."""
@@ -56,6 +57,7 @@ READ_RATIO_FLOOR = 3.0
 
 @dataclass
 class Tally:
+    setups: int = 0
     zones: int = 0
     zone_errors: int = 0
     frames: int = 0
@@ -125,10 +127,13 @@ def timed(function: Callable[..., T], *args: Any) -> tuple[T, float]:
     return value, time.perf_counter() - start
 
 
-def read_frames(board: Board, sets: int, frames: int, tally: Tally) -> None:
-    for number in range(sets):
+def read_frames(board: Board, at_least: int, frames: int, tally: Tally) -> None:
+    number = -1
+    while tally.frames < at_least:
+        number += 1
         rng = np.random.default_rng(10_000 + number)
         conditions = random_conditions(rng)
+        tally.setups += 1
         calibration = calibrated(board, conditions, 20_000 + number)
         if isinstance(calibration, str):
             tally.refused.append(f"set {number}: {calibration}")
@@ -176,8 +181,10 @@ class Occlusion:
     examples: list[str] = field(default_factory=list)
 
 
-def hand_sequences(board: Board, sets: int, per_set: int, result: Occlusion) -> None:
-    for number in range(sets):
+def hand_sequences(board: Board, at_least: int, per_set: int, result: Occlusion) -> None:
+    number = -1
+    while result.sequences < at_least:
+        number += 1
         rng = np.random.default_rng(40_000 + number)
         conditions = random_conditions(rng)
         calibration = calibrated(board, conditions, 50_000 + number)
@@ -227,9 +234,9 @@ def main() -> int:
     tally = Tally()
     scale = 10 if quick else 1
     started = time.perf_counter()
-    read_frames(board, max(1, SETS // scale), FRAMES_PER_SET, tally)
+    read_frames(board, FRAMES // scale, FRAMES_PER_SET, tally)
     occlusion = Occlusion()
-    hand_sequences(board, max(1, SEQUENCE_SETS // scale), SEQUENCES_PER_SET, occlusion)
+    hand_sequences(board, SEQUENCES // scale, SEQUENCES_PER_SET, occlusion)
     elapsed = time.perf_counter() - started
 
     error = tally.zone_errors / max(1, tally.zones)
@@ -238,8 +245,8 @@ def main() -> int:
     decode_ms = statistics.median(tally.decode_s) * 1000 if tally.decode_s else float("nan")
     ratio = read_ms / decode_ms
     print(
-        f"vision: {tally.frames} frames in {len(tally.read_s) and tally.frames} read, "
-        f"{len(tally.refused)} of the camera set-ups refused at calibration"
+        f"vision: {tally.frames} frames read from {tally.setups} camera set-ups, "
+        f"{len(tally.refused)} of which were refused at calibration"
     )
     for refusal in tally.refused:
         print(f"  refused {refusal}")

@@ -37,7 +37,7 @@ ONE_CRYSTAL = 0.3
 behind another on a crowded place still shows more)."""
 FRINGE = 0.15
 """Below a crystal's area, from this much a colour's pixels are checked for a blob."""
-CLEARLY_ONE = 0.45
+CLEARLY_ONE = 0.6
 """From this area (in crystals) a colour is surely there; below, it must form one blob."""
 PARTIAL = 0.8
 """Below this area (in crystals) a colour beside a clear crystal of another must form a
