@@ -73,8 +73,10 @@ MARKER_MARGIN_MM = 1.5
 """Around a marker, blur spreads its black this far."""
 BLACK_CHANGE = 0.2
 """A change of a place's black by this share means its counter is looked at again."""
-COUNTER_REFRESH = 8
-"""Frames between fresh looks at a counter whose zone has not changed."""
+COUNTER_REFRESH = 30
+"""Frames between fresh looks at a counter whose zone has not changed and no hand has
+been over the board (a counter only turns under a hand: after one, every counter is looked
+at again)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +118,7 @@ class BoardReader:
         self._ratios_now: NDArray[np.float64] = np.zeros((0, 0))
         """The last frame's registration (homography and markers), for drawing over it."""
         self._counter_cache: dict[int, tuple[int, tuple[int | None, ...], int]] = {}
+        self._hand_was_over = False
         self._frames = 0
         # MeM: one stone a square, told by its whole colour (vision/stones.py).
         from vision.stones import stone_counter
@@ -140,10 +143,12 @@ class BoardReader:
         self.fit = None if measured is None else measured.fit
         if measured is None:
             self._previous = None
+            self._hand_was_over = True
             return BoardReading(t_ns=t_ns)
         registration = measured.fit.registration
         zones = self.measurer.sampler.zones
         if measured.white is None:
+            self._hand_was_over = True
             occluded = {z.key: ZoneReading(z.key, confidence=0.0, occluded=True) for z in zones}
             return BoardReading(occluded, hands=True, registration=registration, t_ns=t_ns)
         counts = self._count(measured)
@@ -172,6 +177,14 @@ class BoardReader:
             else sum(a != b for a, b in zip(now, self._previous, strict=True))
         )
         hands = seen_hands or changed >= SUDDEN_CHANGES
+        if hands:
+            self._hand_was_over = True
+        elif self._hand_was_over:
+            # A hand may have turned a counter: now that it has gone, each is looked at
+            # again (what was read stands for one a crystal now covers).
+            self._hand_was_over = False
+            for key, (black, values, _stamp) in self._counter_cache.items():
+                self._counter_cache[key] = (black, values, -COUNTER_REFRESH)
         if not seen_hands:
             # A sudden change with no hand seen may be a fast hand the other signs missed:
             # this frame is distrusted, but it is the reference from now on, so a real
@@ -202,7 +215,8 @@ class BoardReader:
         beside = (ratios >= CLEARLY_ONE) & ~clear & (clear.sum(axis=1, keepdims=True) > 0)
         plain = (
             inside
-            & ~dark
+            # Black on a zone (a counter) matters only where some colour might be a crystal.
+            & (~dark | faint.all(axis=1))
             & ~beside.any(axis=1)
             & (whole | faint).all(axis=1)
             & (histogram[:, UNKNOWN] < UNKNOWN_OCCLUDES * self._typical_area * (1 + held))
@@ -311,8 +325,10 @@ class BoardReader:
         crystal of its colour on the other side."""
         result = np.zeros(len(areas), bool)
         small = np.flatnonzero(areas < CUT_OFF * self._areas[number])
+        if len(small) == 0:
+            return result
         others = np.delete(self._ratios_now[index], number)
-        if len(small) == 0 or (others >= CLEARLY_ONE).sum() >= 2:
+        if (others >= CLEARLY_ONE).sum() >= 2:
             # Three crystals crowd a place: one half hidden may well reach over the edge.
             return result
         owners = self.measurer.sampler.owners[index]
@@ -352,10 +368,10 @@ class BoardReader:
             if cached is not None and 0 not in cached[1] and cached[1]:
                 return cached[1]
             return (0,)
-        # Counters are laid before play and seldom turn: look again when the black on the
-        # place changes (a counter laid, taken or covered by a crystal: crystals merely
-        # beside it change nothing), and otherwise every COUNTER_REFRESH frames (a turned
-        # counter is seen within about half a second at 15 frames a second).
+        # Counters are laid before play and only a hand turns them: look again when the
+        # black on the place changes (a counter laid, taken or covered by a crystal:
+        # crystals merely beside it change nothing), once a hand has been over the board,
+        # and otherwise every COUNTER_REFRESH frames (two seconds at 15 frames a second).
         if (
             cached is not None
             and abs(count.black - cached[0]) <= BLACK_CHANGE * cached[0]

@@ -15,6 +15,7 @@ from vision.counters import read_counters
 from vision.geometry import Board
 from vision.reader import COUNTER_PX_PER_MM, BoardReader
 from vision.synth import Scene, render
+from vision.synth.hands import Hand
 
 SIDE_MM = 11.0
 TILE = SIDE_MM * COUNTER_PX_PER_MM
@@ -74,3 +75,23 @@ def test_free_counters_on_a_rendered_board_are_read_exactly(
     scene = Scene(crystals={"8": (RED,), "70": (BLUE,)}, counters=counters)
     reading = BoardReader(easy_calibration, board).read(render(board, scene, EASY, 21).image)
     assert {key: reading.zones[key].counters for key in counters} == counters
+
+
+def test_a_counter_turned_under_a_hand_is_read_again_once_the_hand_has_gone(
+    board: Board, easy_calibration: Calibration
+) -> None:
+    reader = BoardReader(easy_calibration, board)
+    face_down = Scene(counters={"44": (None,)})
+    for frame in range(3):
+        assert reader.read(render(board, face_down, EASY, 5, frame=frame).image).zones[
+            "44"
+        ].counters == (None,)
+    # A hand over the board turns it; the tile's black barely changes, yet it is read anew.
+    turned = Scene(counters={"44": (5,)})
+    hand = Scene(counters={"44": (5,)}, hands=(Hand(tip=(300.0, 150.0), angle=80.0),))
+    assert reader.read(render(board, hand, EASY, 5, frame=3).image).hands
+    seen = [
+        reader.read(render(board, turned, EASY, 5, frame=frame).image).zones["44"].counters
+        for frame in range(4, 7)
+    ]
+    assert seen[-1] == (5,)
