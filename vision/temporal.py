@@ -9,8 +9,9 @@ a quarter of a second after the hand has gone.
 Crystals do not move by themselves: once the board's contents are known, a change is
 committed only when it was first read soon (`after_hand_ns`) after a hand was over the
 board. A reading that drifts on a still board (the light changed, a crystal lost in glare)
-is never told as a move; it waits, and is taken only if a hand comes and it still holds
-after that hand has gone.
+is never told as a move; it waits. When a hand comes, what such a zone read steadily before
+it is remembered: reading the same after the hand has gone is no change the hand made, so
+it is not told either (a crystal lost in glare stays lost whoever passes by).
 
     state = FilterState.start()                        # or .start(initial contents)
     state, observation = step(state, reading)          # pure
@@ -49,6 +50,8 @@ class FilterState:
     known: bool = True
     """Whether the contents are known: until a first reading has been committed, or has
     agreed with what is committed, the board is read as it is found, with no hand needed."""
+    doubted: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Zone -> contents it read steadily, with no hand to explain them, before a hand came."""
 
     @classmethod
     def start(cls, initial: Mapping[str, tuple[str, ...]] | None = None) -> FilterState:
@@ -66,12 +69,20 @@ def step(
     registration = reading.registration
     now = reading.t_ns
     if registration is None or registration.held or reading.hands:
-        return replace(state, pending={}, hand_ns=now), None
+        unexplained = {
+            key: contents
+            for key, (contents, since) in state.pending.items()
+            if now - since >= settings.stable_ns
+        }
+        doubted = {**state.doubted, **unexplained} if state.known else {}
+        return replace(state, pending={}, hand_ns=now, doubted=doubted), None
+    doubted = dict(state.doubted)
     pending: dict[str, tuple[tuple[str, ...], int]] = {}
     for key, zone in reading.zones.items():
         if zone.occluded or zone.confidence < settings.min_confidence:
             continue
         if zone.crystals == state.contents(key):
+            doubted.pop(key, None)
             continue
         waiting = state.pending.get(key)
         if waiting is not None and waiting[0] == zone.crystals:
@@ -81,10 +92,13 @@ def step(
     ready = {
         key: v
         for key, v in pending.items()
-        if now - v[1] >= settings.stable_ns and _a_hand_did_it(state, v[1], settings)
+        if now - v[1] >= settings.stable_ns
+        and _a_hand_did_it(state, v[1], settings)
+        and doubted.get(key) != v[0]
     }
     if not ready:
-        return replace(state, pending=pending, known=state.known or not pending), None
+        known = state.known or not pending
+        return replace(state, pending=pending, known=known, doubted=doubted), None
     committed = dict(state.committed)
     changes = []
     for key in sorted(ready, key=_zone_order):
@@ -95,8 +109,9 @@ def step(
         else:
             committed.pop(key, None)
         del pending[key]
+        doubted.pop(key, None)
     first_seen = min(since for _contents, since in ready.values())
-    told = FilterState(committed, pending, state.hand_ns, known=True)
+    told = FilterState(committed, pending, state.hand_ns, known=True, doubted=doubted)
     return told, BoardObservation(tuple(changes), first_seen)
 
 

@@ -115,17 +115,24 @@ def test_a_change_read_soon_after_a_hand_left_is_committed() -> None:
     assert state.contents("17") == ()
 
 
-def test_a_change_first_read_long_after_the_hand_left_waits_for_the_next_hand() -> None:
+def test_a_reading_that_drifted_before_a_hand_came_is_not_that_hand_s_doing() -> None:
     start = FilterState.start({"17": ("blue",)})
     frames = [frame(t, hands=True) for t in range(0, 300, 66)]
     frames += [frame(t, _17=("blue",)) for t in range(300, 4000, 66)]
     frames += [frame(t, _17=()) for t in range(4000, 6000, 66)]
     _state, observations = run(frames, start)
     assert observations == []
+    # A hand comes by elsewhere: the zone reads as it did before, which is no move.
     frames += [frame(t, hands=True) for t in range(6000, 6300, 66)]
-    frames += [frame(t, _17=()) for t in range(6300, 6700, 66)]
+    frames += [frame(t, _17=()) for t in range(6300, 7000, 66)]
     _state, observations = run(frames, start)
-    assert [o.changes for o in observations] == [(ZoneChange("17", ("blue",), ()),)]
+    assert observations == []
+    # A hand that does change the zone is told.
+    frames += [frame(t, hands=True) for t in range(7000, 7300, 66)]
+    frames += [frame(t, _17=("red",)) for t in range(7300, 7700, 66)]
+    state, observations = run(frames, start)
+    assert [o.changes for o in observations] == [(ZoneChange("17", ("blue",), ("red",)),)]
+    assert state.doubted == {}
 
 
 def test_a_board_found_with_nothing_known_is_read_as_it_is_with_no_hand() -> None:
