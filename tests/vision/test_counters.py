@@ -14,8 +14,7 @@ from vision.counter_art import draw_counter
 from vision.counters import read_counters
 from vision.geometry import Board
 from vision.reader import COUNTER_PX_PER_MM, BoardReader
-from vision.synth import Scene, render
-from vision.synth.hands import Hand
+from vision.synth import Hand, Scene, render
 
 SIDE_MM = 11.0
 TILE = SIDE_MM * COUNTER_PX_PER_MM
