@@ -120,16 +120,18 @@ class ColourModel:
     def hue_error(self, feature: Floats) -> Floats:
         """How far each pixel's hue is from this colour's, in spreads."""
         hue, saturation = hue_and_saturation(feature)
+        return self._hue_error(hue, saturation, _level(feature))
+
+    def _hue_error(self, hue: Floats, saturation: Floats, level: Floats) -> Floats:
         # Hue is noisy where saturation or brightness is low: widen the tolerance there.
-        level = np.maximum(np.exp(feature[..., 2]), 0.05)
         noise = np.arctan2(CHROMA_FLOOR / level, np.maximum(saturation, 1e-6))
         return np.asarray(np.abs(_turn(hue - self.hue)) / np.hypot(self.hue_spread, noise))
 
     def distance(self, feature: Floats) -> Floats:
         """How unlike this colour each pixel is (in spreads); inf where it cannot be it."""
-        _hue, saturation = hue_and_saturation(feature)
-        level = np.maximum(np.exp(feature[..., 2]), 0.05)
-        hue_error = self.hue_error(feature)
+        hue, saturation = hue_and_saturation(feature)
+        level = _level(feature)
+        hue_error = self._hue_error(hue, saturation, level)
         saturation_error = (saturation - self.saturation) / (self.saturation * 0.5)
         brightness_error = (feature[..., 2] - self.brightness) / BRIGHTNESS_SPREAD
         score = np.sqrt(hue_error**2 + 0.3 * saturation_error**2 + 0.3 * brightness_error**2)
@@ -147,6 +149,11 @@ class ColourModel:
             level >= FAINT_SHARE * np.exp(self.brightness)
         )
         return np.asarray(np.where(possible, score, np.inf), np.float64)
+
+
+def _level(feature: Floats) -> Floats:
+    """Each pixel's reflectance, kept off zero."""
+    return np.asarray(np.maximum(np.exp(feature[..., 2]), 0.05), np.float64)
 
 
 def _turn(angle: Floats) -> Floats:

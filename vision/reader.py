@@ -114,9 +114,10 @@ class BoardReader:
         change is judged against it, so the frame after a hand has gone (which differs from
         the hand's frame everywhere the hand was) is judged by what really changed."""
         self.fit: Fit | None = None
+        """The last frame's registration (homography and markers), for drawing over it."""
         self._classes_now: NDArray[np.uint8] = np.zeros((0,), np.uint8)
         self._ratios_now: NDArray[np.float64] = np.zeros((0, 0))
-        """The last frame's registration (homography and markers), for drawing over it."""
+        """The last frame's class of every point, and each zone's colours in crystals."""
         self._counter_cache: dict[int, tuple[int, tuple[int | None, ...], int]] = {}
         self._hand_was_over = False
         self._frames = 0
@@ -286,7 +287,7 @@ class BoardReader:
         return ZoneCounts(tuple(sorted(crystals)), confidence, bool(occluded), int(row[BLACK]))
 
     def _blobs(
-        self, square: NDArray[np.uint8], number: int, index: int, dark: bool = False
+        self, square: NDArray[np.uint8], number: int, index: int, dark: bool
     ) -> NDArray[np.float64]:
         """The areas (in crystals) of a colour's separate blobs on a zone, largest first.
 
@@ -303,8 +304,7 @@ class BoardReader:
             # itself is dark, and then the crystal shows whole around it.
             ring_sized = areas < RING_AREA * self._areas[number]
             kept &= ~(ring_sized & self._around_black(square, centres[1:]))
-        areas = areas[kept]
-        areas = np.sort(areas)[::-1] / self._areas[number]
+        areas = np.sort(areas[kept])[::-1] / self._areas[number]
         return np.asarray(areas if len(areas) else np.zeros(1), np.float64)
 
     @staticmethod
