@@ -31,6 +31,8 @@ BURNT_OUT = 250.0
 """Paper this bright in every channel has clipped: how much glare there is is unknown."""
 GLARE_FROM = 1.04
 """Paper this much brighter around a zone than the smooth field means glare there."""
+GLARE_UNCERTAINTY = 0.15
+"""How far off (a share of it) the glare a pixel is cleared of may be."""
 LOCAL_POINTS = 6
 """How many nearby paper points set a zone's white."""
 NEIGHBOUR_MM = 19.0
@@ -160,8 +162,7 @@ class Measurer:
         spans = self.sampler.spans
         for index in glared.tolist():
             first, end = spans[index]
-            linear = np.maximum(_linear(values[first:end]) - added[index].astype(np.float32), 0.0)
-            values[first:end] = _encoded(linear)
+            values[first:end] = without_glare(values[first:end], added[index])
         return values
 
     def largest_cover(self, covered: NDArray[np.bool_]) -> int:
@@ -201,6 +202,28 @@ def measure_all(
 
 GAMMA = 2.2
 """Cameras store about the 1/2.2 power of the light; light adds up before that."""
+
+
+def without_glare(pixels: NDArray[Any], glare: NDArray[np.float64]) -> NDArray[np.float32]:
+    """Camera values (n, 3) with `glare` (the light it adds there, linear, per channel)
+    taken away, as far as each pixel caught it.
+
+    Glare adds the light's own colour to every channel, so a pixel's darkest channel
+    (against that colour) bounds how much of it the pixel caught: a crystal's facets turned
+    away from the lamp catch less than the paper round them, and taking the paper's glare
+    off them whole would blacken them."""
+    linear = _linear(pixels)
+    added = np.asarray(glare, np.float32)
+    caught = np.minimum((linear / np.maximum(added, 1e-6)).min(axis=1), 1.0)
+    removed = caught[:, None] * added
+    left = np.maximum(linear - removed, 0.0)
+    # What is left of a grey under more glare than it caught is dark, and its small
+    # differences between channels, all error, would pass for a colour: a colour fainter
+    # than the glare's own uncertainty is taken for grey.
+    spread = left.max(axis=1) - left.min(axis=1)
+    grey = spread < GLARE_UNCERTAINTY * removed.max(axis=1)
+    left[grey] = left[grey].mean(axis=1, keepdims=True)
+    return _encoded(left)
 
 
 def _linear(values: NDArray[Any]) -> NDArray[np.float32]:

@@ -35,6 +35,9 @@ Image = NDArray[np.uint8]
 ONE_CRYSTAL = 0.3
 """A colour's area, in crystals, from which a crystal is counted (a crystal half hidden
 behind another on a crowded place still shows more)."""
+HIDDEN_THIRD = 0.2
+"""A colour's area, in crystals, from which a crystal is counted on a place that clearly
+holds two others: seen from low down, the third stands behind them and shows a fifth."""
 FRINGE = 0.15
 """Below a crystal's area, from this much a colour's pixels are checked for a blob."""
 CLEARLY_ONE = 0.6
@@ -51,8 +54,14 @@ RING_AREA = 0.6
 """A counter's ring (or pips) covers less than this of a crystal's area."""
 CUT_OFF = 0.5
 """A blob smaller than this (in crystals) and cut by the zone's edge is the neighbour's."""
-CUT_EDGE = 0.3
+CUT_EDGE = 0.2
 """The share of a blob's outline along the zone's edge that makes it cut by it."""
+ONE_CRYSTAL_IN_PIECES = 1.45
+"""The most (in crystals) that two pieces either side of a zone's edge add up to when they
+are one crystal lying across it; more, and the other side's piece holds a crystal of its
+own."""
+PIECE_TOUCH = 3
+"""Pixels across the edge that must meet a blob on the other side for the two to be one."""
 DARK_NEARBY = 0.25
 """Black area (in crystals) on a zone from which its colours must form blobs to count: the
 sharp edges of a counter's tile and pips, blurred and JPEG-compressed, fringe with colour
@@ -256,15 +265,16 @@ class BoardReader:
         for number, (name, ratio) in enumerate(zip(self._names, ratios, strict=True)):
             if ratio > MAX_CRYSTALS + 0.8:
                 occluded = True
-            count = 0 if ratio < ONE_CRYSTAL else 1
+            least = HIDDEN_THIRD if self._crowding(index, number) >= 2 else ONE_CRYSTAL
+            count = 0 if ratio < least else 1
             # Part of a crystal's area in a colour, beside a clear crystal of another: the
             # other's rim, shadow or highlight may have drifted into this colour.
             beside = ratio < PARTIAL and clear_count - int(clear[number]) > 0
-            if ratio >= ONE_CRYSTAL and (dark or beside or ratio < CLEARLY_ONE or ratio >= SEVERAL):
+            if ratio >= least and (dark or beside or ratio < CLEARLY_ONE or ratio >= SEVERAL):
                 if square is None:
                     square = self.measurer.sampler.square(self._classes_now, index, BACKGROUND)
                 if ratio < CLEARLY_ONE or beside:
-                    count = int(self._blobs(square, number, index, dark)[0] >= ONE_CRYSTAL)
+                    count = int(self._blobs(square, number, index, dark)[0] >= least)
                 elif ratio < SEVERAL:
                     count = int(self._blobs(square, number, index, dark)[0] >= COMPACT)
                 else:
@@ -321,27 +331,59 @@ class BoardReader:
         self, labels: NDArray[Any], areas: NDArray[Any], index: int, number: int
     ) -> NDArray[np.bool_]:
         """Per blob: whether it is part of a crystal on the neighbouring place, reaching
-        over the zone's edge: a small blob along the edge, with the neighbour holding a
-        crystal of its colour on the other side."""
+        over the zone's edge.
+
+        A crystal lying across the line between two places shows a piece on each side;
+        it is counted once, on the side holding the bigger piece. A place already holding
+        two other crystals is where a third pushed to its edge belongs: there a piece stays
+        unless the other side's is twice as big, and a piece beside such a place goes to it
+        unless it is twice as big as the crowded place's."""
         result = np.zeros(len(areas), bool)
         small = np.flatnonzero(areas < CUT_OFF * self._areas[number])
         if len(small) == 0:
             return result
-        others = np.delete(self._ratios_now[index], number)
-        if (others >= CLEARLY_ONE).sum() >= 2:
-            # Three crystals crowd a place: one half hidden may well reach over the edge.
-            return result
-        owners = self.measurer.sampler.owners[index]
+        sampler = self.measurer.sampler
+        owners = sampler.owners[index]
+        others = (owners != index) & (owners >= 0)
         for blob in small.tolist():
             mine = (labels == blob + 1).astype(np.uint8)
-            edge = cv2.dilate(mine, np.ones((3, 3), np.uint8)).astype(bool) & (mine == 0)
-            across = owners[edge]
-            across = across[(across != index) & (across >= 0)]
-            if len(across) < CUT_EDGE * edge.sum():
+            # Two pixels out: opening the mask frays a blob's thin edge away from the line.
+            edge = cv2.dilate(mine, np.ones((5, 5), np.uint8)).astype(bool) & (mine == 0)
+            across = edge & others
+            if across.sum() < CUT_EDGE * edge.sum():
                 continue
-            neighbour = int(np.bincount(across).argmax())
-            result[blob] = self._ratios_now[neighbour, number] >= CLEARLY_ONE
+            neighbour = int(np.bincount(owners[across]).argmax())
+            piece = self._piece_across(across & (owners == neighbour), index, neighbour, number)
+            area = areas[blob] / self._areas[number]
+            if piece == 0.0 or area + piece > ONE_CRYSTAL_IN_PIECES:
+                continue
+            crowding = self._crowding(neighbour, number) - self._crowding(index, number)
+            result[blob] = piece > area * 2.0 ** -float(np.sign(crowding))
         return result
+
+    def _crowding(self, index: int, number: int) -> int:
+        """How many other colours a zone clearly holds."""
+        return int((np.delete(self._ratios_now[index], number) >= CLEARLY_ONE).sum())
+
+    def _piece_across(
+        self, edge: NDArray[np.bool_], index: int, neighbour: int, number: int
+    ) -> float:
+        """The area (in crystals) of the blob of colour `number` on zone `neighbour` that
+        lies against the pixels `edge` of zone `index`'s square; 0 if none does."""
+        sampler = self.measurer.sampler
+        rows, columns = np.nonzero(edge)
+        down, right = sampler.across(index, neighbour)
+        rows, columns = rows + down, columns + right
+        within = (rows >= 0) & (rows < sampler.size) & (columns >= 0) & (columns < sampler.size)
+        square = sampler.square(self._classes_now, neighbour, BACKGROUND)
+        mask = (square == FIRST_COLOUR + number).astype(np.uint8)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+        _count, labels, stats, _centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        hits = labels[rows[within], columns[within]]
+        hits = hits[hits > 0]
+        if len(hits) < PIECE_TOUCH:
+            return 0.0
+        return float(stats[int(np.bincount(hits).argmax()), cv2.CC_STAT_AREA] / self._areas[number])
 
     def _how_many(
         self, square: NDArray[np.uint8], number: int, index: int, ratio: float, dark: bool

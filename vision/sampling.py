@@ -99,6 +99,8 @@ class Sampler:
         # Crystals are looked for where their pictures lean to, not at their feet.
         shift = (lean or Lean()).at(centres)
         self._zone_mm = (points + shift[:, None, :]).reshape(-1, 2)[flat_masks.reshape(-1)]
+        self._looked_at = centres + shift
+        """Per zone, the board point its square's middle pixel looks at."""
         half = (PAPER_PATCH - 1) / 2
         self._paper_mm = np.concatenate(
             [_grid(point, half, PAPER_PATCH) for point in board.paper]
@@ -151,6 +153,12 @@ class Sampler:
         out = np.full(shape, fill, values.dtype)
         out[self.place_in_patch[first:end]] = values[first:end]
         return out.reshape(self.size, self.size, *values.shape[1:])
+
+    def across(self, index: int, other: int) -> tuple[int, int]:
+        """(rows, columns) to add to a pixel of zone `index`'s square to find the same
+        spot of the picture in zone `other`'s square (to the nearest pixel)."""
+        dx, dy = (self._looked_at[index] - self._looked_at[other]) / self.mm_per_px
+        return int(np.rint(dy)), int(np.rint(dx))
 
     def sample_region(
         self,

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import colorsys
+
 import cv2
 import numpy as np
 import pytest
@@ -8,6 +10,7 @@ from tests.synth.helpers import disc_pixels, hue_distance, median_hsv, sheet_cor
 from vision.board_art import aruco_dictionary
 from vision.geometry import Board, load_board
 from vision.synth import Conditions, Hand, Scene, random_conditions, render
+from vision.synth.palette import crystal_colour
 
 EASY = Conditions.easy()
 SCENE = Scene(
@@ -220,3 +223,16 @@ def test_impossible_conditions_are_refused() -> None:
     for change in ({"tilt": 80.0}, {"table": "glass"}, {"jpeg_quality": 0}, {"fill": 1.2}):
         with pytest.raises(ValueError):
             EASY.replace(**change)
+
+
+def test_crystals_of_one_colour_differ_by_a_few_degrees_of_hue_as_seen() -> None:
+    # Individual crystals differ a little; a red drawn nearer orange than red is another
+    # pigment, not another crystal of the same set.
+    rng = np.random.default_rng(5)
+    hues = []
+    for _ in range(400):
+        seen = [channel ** (1 / 2.2) for channel in crystal_colour("red", rng)]
+        hues.append((colorsys.rgb_to_hsv(*seen)[0] + 0.5) % 1.0 - 0.5)
+    spread = np.abs(np.array(hues) - np.median(hues)) * 360
+    assert np.percentile(spread, 99) < 15
+    assert spread.max() > 1

@@ -16,13 +16,14 @@ from tests.vision.helpers import (
     STEEP,
     YELLOW,
     assert_reads_right,
+    calibration_under,
     game_position,
     zones_clear_of,
 )
 from vision.calibration import Calibration
 from vision.geometry import Board
 from vision.reader import BoardReader
-from vision.synth import Hand, Scene, SyntheticCamera, render
+from vision.synth import Conditions, Hand, Scene, SyntheticCamera, render
 from vision.temporal import FilterState, step
 
 POSITION = game_position()
@@ -122,3 +123,53 @@ def test_a_board_knocked_askew_reads_right(board: Board, easy_calibration: Calib
     assert reading.registration is not None and not reading.registration.held
     assert not reading.hands
     assert_reads_right(board, reading, POSITION)
+
+
+def test_a_crystal_pushed_towards_the_next_place_is_read_on_its_own(
+    board: Board, steep_calibration: Calibration
+) -> None:
+    # Place 30 lies 12.5 mm right and below 28: the yellow sits as far towards it as a
+    # player keeps a crystal on its own place, and seen from low down a third of it shows
+    # over 30's side of the line.
+    scene = Scene(
+        crystals={"28": (RED, YELLOW)},
+        placements={"28": ((-3.0, -3.0), (4.8, 4.8))},
+    )
+    reading = BoardReader(steep_calibration, board).read(render(board, scene, STEEP, 41).image)
+    assert_reads_right(board, reading, scene)
+
+
+LOW_WARM_LAMP = Conditions.easy().replace(
+    tilt=37.7,
+    azimuth=168.0,
+    fov=79.6,
+    fill=0.82,
+    aim=(11.4, 8.9),
+    board_offset=(8.4, 8.8),
+    board_rotation=-2.1,
+    table="pine",
+    brightness=0.64,
+    colour_temperature=3023.0,
+    light_azimuth=335.0,
+    light_elevation=72.3,
+    light_size=0.3,
+    shine=0.69,
+    noise=1.5,
+    defocus=1.06,
+    sharpen=0.67,
+    jpeg_quality=78,
+)
+
+
+def test_a_third_crystal_all_but_hidden_behind_two_others(board: Board) -> None:
+    # Seen from low down, a fifth of the third crystal shows between the other two (in
+    # these frames: noise and JPEG decide how much more).
+    scene = Scene(
+        crystals={"63": (RED, BLUE, YELLOW)},
+        placements={"63": ((-4.25, 3.47), (-2.18, -4.29), (3.25, 2.07))},
+    )
+    reader = BoardReader(calibration_under(LOW_WARM_LAMP), board)
+    for seed in (3705, 3707, 3723, 3736):
+        assert_reads_right(
+            board, reader.read(render(board, scene, LOW_WARM_LAMP, seed).image), scene
+        )

@@ -7,6 +7,7 @@ import numpy as np
 
 from vision.geometry import Board
 from vision.glare import encoded, find_glare, linear
+from vision.measure import without_glare
 
 LAMP = np.array([0.7, 0.85, 1.0])
 """A warm lamp, BGR."""
@@ -58,3 +59,26 @@ def test_light_brighter_along_the_sheets_edge_is_not_taken_for_glare(board: Boar
     assert glare is None or all(
         np.hypot(*(np.array(patch.centre) - corner)) > 60 for patch in glare.patches
     )
+
+
+def test_a_crystal_that_caught_less_glare_than_the_paper_keeps_its_colour() -> None:
+    # A blue crystal in a glare patch, its facets turned away from the lamp: taking the
+    # paper's glare off it whole would leave black.
+    lamp = np.array([0.257, 0.243, 0.235])
+    blue, green, red = without_glare(np.array([[135.0, 105.0, 96.0]]), lamp)[0]
+    assert blue > 60
+    assert blue > 1.5 * max(green, red)
+
+
+def test_paper_under_glare_is_given_back_its_own_white() -> None:
+    lamp = np.array([0.2, 0.22, 0.25])
+    paper = np.array([[200.0, 205.0, 190.0]])
+    under_glare = encoded(linear(paper) + lamp)
+    assert np.allclose(without_glare(under_glare, lamp), paper, atol=1.0)
+
+
+def test_a_grey_under_more_glare_than_it_caught_stays_grey() -> None:
+    # The little a grey keeps once the glare is taken off is dark, and its channels' small
+    # differences are the glare's error, not a colour.
+    left = without_glare(np.array([[152.0, 149.0, 147.0]]), np.array([0.273, 0.279, 0.281]))[0]
+    assert np.ptp(left) < 1.0

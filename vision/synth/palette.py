@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.synth.lighting import GAMMA
+
 Rgb = tuple[float, float, float]
 
 MEM_STONES = (
@@ -40,7 +42,9 @@ class Pigment:
     gloss: float
     """How strongly the polished facets mirror the light, 0..1."""
     hue_jitter: float = 0.012
-    """Spread of hue between individual crystals, as a fraction of the colour wheel."""
+    """Spread of hue between individual crystals, as a fraction of the colour wheel as seen
+    (gamma-encoded), not of linear RGB: there a saturated red's hue turns about three times
+    further once encoded, and one red crystal in twenty came out nearer orange than red."""
 
 
 PALETTE: dict[str, Pigment] = {
@@ -72,8 +76,11 @@ def crystal_colour(name: str, rng: np.random.Generator) -> Rgb:
     """One individual crystal of colour `name`: the pigment with its own small hue,
     saturation and lightness differences, linear RGB."""
     base = pigment(name)
-    hue, saturation, value = colorsys.rgb_to_hsv(*base.reflectance)
+    seen = (channel ** (1 / GAMMA) for channel in base.reflectance)
+    hue, saturation, value = colorsys.rgb_to_hsv(*seen)
     hue = (hue + rng.normal(0.0, base.hue_jitter)) % 1.0
+    turned = (channel**GAMMA for channel in colorsys.hsv_to_rgb(hue, saturation, value))
+    hue, saturation, value = colorsys.rgb_to_hsv(*turned)
     saturation = min(1.0, saturation * rng.uniform(0.88, 1.06))
     value = min(1.0, value * rng.uniform(0.85, 1.12))
     r, g, b = colorsys.hsv_to_rgb(hue, saturation, value)
