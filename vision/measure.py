@@ -154,15 +154,13 @@ class Measurer:
         return np.asarray(share[:, None] * _linear(smooth), np.float64)
 
     def _without_glare(self, pixels: Image, added: NDArray[np.float64]) -> NDArray[Any]:
-        glared = np.flatnonzero(added.max(axis=1) > 0)
-        if len(glared) == 0:
+        glared = added.max(axis=1) > 0
+        if not glared.any():
             # Most frames: the camera's own values serve, with no copy of every pixel.
             return pixels
         values = pixels.astype(np.float32)
-        spans = self.sampler.spans
-        for index in glared.tolist():
-            first, end = spans[index]
-            values[first:end] = without_glare(values[first:end], added[index])
+        under = self.sampler.per_point(glared)
+        values[under] = without_glare(values[under], self.sampler.per_point_of(added, glared))
         return values
 
     def largest_cover(self, covered: NDArray[np.bool_]) -> int:
@@ -205,24 +203,28 @@ GAMMA = 2.2
 
 
 def without_glare(pixels: NDArray[Any], glare: NDArray[np.float64]) -> NDArray[np.float32]:
-    """Camera values (n, 3) with `glare` (the light it adds there, linear, per channel)
-    taken away, as far as each pixel caught it.
+    """Camera values (n, 3) with `glare` (the light it adds there, linear, per channel:
+    (3,) or one per pixel) taken away, as far as each pixel caught it.
 
     Glare adds the light's own colour to every channel, so a pixel's darkest channel
     (against that colour) bounds how much of it the pixel caught: a crystal's facets turned
     away from the lamp catch less than the paper round them, and taking the paper's glare
     off them whole would blacken them."""
     linear = _linear(pixels)
-    added = np.asarray(glare, np.float32)
-    caught = np.minimum((linear / np.maximum(added, 1e-6)).min(axis=1), 1.0)
+    added = np.broadcast_to(np.asarray(glare, np.float32), linear.shape)
+    # Channel by channel: numpy's reductions along a row of three are slow.
+    shares = linear / np.maximum(added, np.float32(1e-6))
+    caught = np.minimum(np.minimum(shares[:, 0], shares[:, 1]), np.minimum(shares[:, 2], 1.0))
     removed = caught[:, None] * added
     left = np.maximum(linear - removed, 0.0)
     # What is left of a grey under more glare than it caught is dark, and its small
     # differences between channels, all error, would pass for a colour: a colour fainter
     # than the glare's own uncertainty is taken for grey.
-    spread = left.max(axis=1) - left.min(axis=1)
-    grey = spread < GLARE_UNCERTAINTY * removed.max(axis=1)
-    left[grey] = left[grey].mean(axis=1, keepdims=True)
+    b, g, r = left[:, 0], left[:, 1], left[:, 2]
+    spread = np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)
+    most = np.maximum(np.maximum(removed[:, 0], removed[:, 1]), removed[:, 2])
+    grey = spread < GLARE_UNCERTAINTY * most
+    left[grey] = ((b[grey] + g[grey] + r[grey]) / 3)[:, None]
     return _encoded(left)
 
 

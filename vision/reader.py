@@ -363,7 +363,8 @@ class BoardReader:
 
     def _crowding(self, index: int, number: int) -> int:
         """How many other colours a zone clearly holds."""
-        return int((np.delete(self._ratios_now[index], number) >= CLEARLY_ONE).sum())
+        clear = self._ratios_now[index] >= CLEARLY_ONE
+        return int(clear.sum()) - int(clear[number])
 
     def _piece_across(
         self, edge: NDArray[np.bool_], index: int, neighbour: int, number: int

@@ -146,6 +146,10 @@ class Sampler:
         """Per-zone values repeated for each of the zone's points."""
         return np.repeat(values, self._counts, axis=0)
 
+    def per_point_of(self, values: NDArray[Any], which: NDArray[np.bool_]) -> NDArray[Any]:
+        """Per-zone values repeated for each point of the zones `which`, in their order."""
+        return np.repeat(values[which], self._counts[which], axis=0)
+
     def square(self, values: NDArray[Any], index: int, fill: Any = 0) -> NDArray[Any]:
         """One zone's values (per point) laid back out on its square patch."""
         first, end = self.spans[index]
