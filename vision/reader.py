@@ -53,13 +53,17 @@ MAX_CRYSTALS = 3
 RING_AREA = 0.6
 """A counter's ring (or pips) covers less than this of a crystal's area."""
 CUT_OFF = 0.5
-"""A blob smaller than this (in crystals) and cut by the zone's edge is the neighbour's."""
+"""A blob smaller than this (in crystals), cut by the zone's edge, may be a piece of a
+crystal lying across it."""
 CUT_EDGE = 0.2
 """The share of a blob's outline along the zone's edge that makes it cut by it."""
 ONE_CRYSTAL_IN_PIECES = 1.45
 """The most (in crystals) that two pieces either side of a zone's edge add up to when they
 are one crystal lying across it; more, and the other side's piece holds a crystal of its
 own."""
+CROWDED_KEEPS = 2.0
+"""How many times bigger the other side's piece must be to take a crystal's piece from a
+place more crowded than it."""
 PIECE_TOUCH = 3
 """Pixels across the edge that must meet a blob on the other side for the two to be one."""
 DARK_NEARBY = 0.25
@@ -334,10 +338,10 @@ class BoardReader:
         over the zone's edge.
 
         A crystal lying across the line between two places shows a piece on each side;
-        it is counted once, on the side holding the bigger piece. A place already holding
-        two other crystals is where a third pushed to its edge belongs: there a piece stays
-        unless the other side's is twice as big, and a piece beside such a place goes to it
-        unless it is twice as big as the crowded place's."""
+        it is counted once, on the side holding the bigger piece. A place holding more
+        other crystals is where one pushed to its edge more likely belongs: its piece stays
+        unless the other side's is twice as big, and a piece beside it goes to it unless
+        it is twice as big as the crowded place's."""
         result = np.zeros(len(areas), bool)
         small = np.flatnonzero(areas < CUT_OFF * self._areas[number])
         if len(small) == 0:
@@ -358,7 +362,12 @@ class BoardReader:
             if piece == 0.0 or area + piece > ONE_CRYSTAL_IN_PIECES:
                 continue
             crowding = self._crowding(neighbour, number) - self._crowding(index, number)
-            result[blob] = piece > area * 2.0 ** -float(np.sign(crowding))
+            if crowding > 0:
+                result[blob] = piece * CROWDED_KEEPS > area
+            elif crowding < 0:
+                result[blob] = piece > area * CROWDED_KEEPS
+            else:
+                result[blob] = piece > area
         return result
 
     def _crowding(self, index: int, number: int) -> int:

@@ -43,8 +43,9 @@ class Pigment:
     """How strongly the polished facets mirror the light, 0..1."""
     hue_jitter: float = 0.012
     """Spread of hue between individual crystals, as a fraction of the colour wheel as seen
-    (gamma-encoded), not of linear RGB: there a saturated red's hue turns about three times
-    further once encoded, and one red crystal in twenty came out nearer orange than red."""
+    (gamma-encoded), not of linear RGB: a saturated red's hue in linear RGB turns about
+    three times further once encoded, which would make one red crystal in twenty nearer
+    orange than red."""
 
 
 PALETTE: dict[str, Pigment] = {
