@@ -31,7 +31,7 @@ BURNT_OUT = 250.0
 """Paper this bright in every channel has clipped: how much glare there is is unknown."""
 GLARE_FROM = 1.04
 """Paper this much brighter around a zone than the smooth field means glare there."""
-GLARE_UNCERTAINTY = 0.15
+GLARE_UNCERTAINTY = 0.25
 """How far off (a share of it) the glare a pixel is cleared of may be."""
 LOCAL_POINTS = 6
 """How many nearby paper points set a zone's white."""
