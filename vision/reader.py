@@ -307,9 +307,7 @@ class BoardReader:
 
         Thin fringes (the edges of print or of a counter, blurred and JPEG-compressed, can
         take any hue) are opened away first: a crystal is a compact blob."""
-        mask = (square == FIRST_COLOUR + number).astype(np.uint8)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-        _count, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        labels, stats, centres = _colour_blobs(square, number)
         areas = stats[1:, cv2.CC_STAT_AREA]
         kept = ~self._cut_off(labels, areas, index, number)
         if dark:
@@ -386,9 +384,7 @@ class BoardReader:
         rows, columns = rows + down, columns + right
         within = (rows >= 0) & (rows < sampler.size) & (columns >= 0) & (columns < sampler.size)
         square = sampler.square(self._classes_now, neighbour, BACKGROUND)
-        mask = (square == FIRST_COLOUR + number).astype(np.uint8)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-        _count, labels, stats, _centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        labels, stats, _centres = _colour_blobs(square, number)
         hits = labels[rows[within], columns[within]]
         hits = hits[hits > 0]
         if len(hits) < PIECE_TOUCH:
@@ -478,3 +474,12 @@ class BoardReader:
             rows = np.abs(ys - y) < reach
             painted[np.ix_(rows, columns)] = white
         return painted
+
+
+def _colour_blobs(square: NDArray[np.uint8], number: int) -> tuple[Any, Any, Any]:
+    """Labels, stats and centres (cv2.connectedComponentsWithStats) of a colour's blobs
+    on a zone's square, thin fringes opened away first."""
+    mask = (square == FIRST_COLOUR + number).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    _count, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return labels, stats, centres
