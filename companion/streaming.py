@@ -2,91 +2,129 @@
 publisher and the display page, for as long as a `with` block lasts.
 
     with Streaming(config, display_port=8080) as streaming:
-        done = streaming.attach(referee, scans)      # stream this game
+        put_down = streaming.attach(GameParts(referee=referee, clock=clock, scans=desk))
         ...
-        done()
+        put_down()
+
+The page, and the embedded broker's WebSocket listener the page talks to, are served on
+every interface so that a phone, a TV or a streaming PC in the room can open the page; with
+`local=True` only this machine can. The page finds the broker on its own host: see
+companion/web/static/common.js. docs/display.md says what this exposes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from companion.config import Config
 from companion.errors import UserError
+from companion.lan import lan_address, page_url
+from companion.wiring import GameParts, PutDown
 
 if TYPE_CHECKING:
-    from companion.clock.game import GameClock
-    from companion.observations import ScanDesk
+    from companion.publish.broker import EmbeddedBroker
+    from companion.publish.publisher import Publisher
     from companion.publish.stream import GameStream
-    from companion.session import Referee
+    from companion.web.server import DisplayServer
 
 EMBEDDED_PORT = 1883
 EMBEDDED_WS_PORT = 9001
 DISPLAY_PORT = 8080
+LOOPBACK = "127.0.0.1"
+EVERY_INTERFACE = "0.0.0.0"
 
 
 class Streaming:
     """The broker (embedded unless one is configured), the publisher and the display page."""
 
-    def __init__(self, config: Config, display_port: int) -> None:
+    def __init__(self, config: Config, display_port: int, *, local: bool = False) -> None:
         self.config = config
         self.display_port = display_port
-        self.broker: Any = None
-        self.publisher: Any = None
-        self.server: Any = None
+        self.local = local
+        self.broker: EmbeddedBroker | None = None
+        self.publisher: Publisher | None = None
+        self.server: DisplayServer | None = None
         self.page_url = ""
+        """Where this machine opens the page."""
+        self.room_url = ""
+        """Where other devices on the network open the page; empty with `local`, or when
+        the machine is on no network."""
         self.stream: GameStream | None = None
+
+    @property
+    def shown_url(self) -> str:
+        """The address to show people: the room's when there is one."""
+        return self.room_url or self.page_url
 
     def __enter__(self) -> Streaming:
         from companion.publish.publisher import Publisher
         from companion.web.server import DisplayConfig, serve
 
+        host = LOOPBACK if self.local else EVERY_INTERFACE
         broker_url = self.config.broker.url
         ws_url = broker_url if broker_url.startswith(("ws://", "wss://")) else ""
         if not broker_url:
-            self.broker = _start_embedded_broker()
+            self.broker = _start_embedded_broker(ws_host=host)
             broker_url, ws_url = self.broker.url, self.broker.ws_url
         board = self.config.game.board_id
         self.publisher = Publisher.from_config(self.config.broker, board, url=broker_url)
         display = DisplayConfig(broker=ws_url, prefix=self.config.broker.prefix, board=board)
+        moved = ""
         try:
-            self.server, _ = serve("127.0.0.1", self.display_port, display)
-        except OSError:
-            self.server, _ = serve("127.0.0.1", 0, display)  # the usual port is taken
-        self.page_url = f"http://127.0.0.1:{self.server.server_address[1]}/"
+            self.server, _ = serve(host, self.display_port, display)
+        except OSError as err:
+            self.server, _ = serve(host, 0, display)
+            moved = (
+                f"Port {self.display_port} is taken ({err.strerror}), so the page is on port "
+                f"{self.server.port} instead."
+            )
+        port = self.server.port
+        self.page_url = page_url(LOOPBACK, port)
+        lan = None if self.local else lan_address()
+        self.room_url = page_url(lan, port) if lan else ""
         where = "an embedded broker" if self.broker is not None else "the configured broker"
-        print(
-            f"Streaming to {where} at {broker_url}; watch at {self.page_url} "
-            f"(overlay: {self.page_url}?overlay=1, wall: {self.page_url}wall)",
-            flush=True,
-        )
+        print(f"Streaming to {where} at {broker_url}.", flush=True)
+        if moved:
+            print(moved, flush=True)
+        if self.room_url:
+            print(
+                f"Display page: {self.room_url} on any device on this network "
+                f"(overlay: {self.room_url}?overlay=1, wall: {self.room_url}wall).",
+                flush=True,
+            )
+        else:
+            print(
+                f"Display page: {self.page_url} on this machine only "
+                f"(overlay: {self.page_url}?overlay=1, wall: {self.page_url}wall).",
+                flush=True,
+            )
         return self
 
-    def attach(
-        self, referee: Referee, scans: ScanDesk | None, clock: GameClock | None = None
-    ) -> Callable[[], None]:
+    def attach(self, parts: GameParts) -> PutDown:
         """Streams a game (with its card scans and clock, when it has them) until the
         returned function is called; `stream` is its GameStream meanwhile."""
         from companion.publish.stream import GameStream
 
+        publisher = self.publisher
+        if publisher is None:
+            raise RuntimeError("attach() needs the stream started (`with Streaming(...)`)")
         stream = GameStream(
-            referee,
-            self.publisher,
+            parts.referee,
+            publisher,
             board_id=self.config.game.board_id,
-            clock=clock,
-            scans=scans,
+            clock=parts.clock,
+            scans=parts.scans,
             home_assistant=self.config.broker.home_assistant,
         )
         self.stream = stream
 
-        def done() -> None:
-            self.publisher.wait_idle(5.0)
+        def put_down() -> None:
+            publisher.wait_idle(5.0)
             stream.close()
             if self.stream is stream:
                 self.stream = None
 
-        return done
+        return put_down
 
     def __exit__(self, *exc: object) -> None:
         if self.server is not None:
@@ -98,15 +136,17 @@ class Streaming:
             self.broker.close()
 
 
-def _start_embedded_broker() -> Any:
+def _start_embedded_broker(ws_host: str) -> EmbeddedBroker:
+    """The embedded broker: MQTT for the publisher on loopback only; MQTT over WebSockets,
+    which the pages use, on `ws_host`."""
     from companion.publish.broker import BrokerError, EmbeddedBroker
 
-    broker = EmbeddedBroker(port=EMBEDDED_PORT, ws_port=EMBEDDED_WS_PORT)
+    broker = EmbeddedBroker(port=EMBEDDED_PORT, ws_port=EMBEDDED_WS_PORT, ws_host=ws_host)
     try:
         broker.start()
     except BrokerError:
         # Another broker (a system mosquitto, say) holds the usual ports: take free ones.
-        broker = EmbeddedBroker(port=0, ws_port=0)
+        broker = EmbeddedBroker(port=0, ws_port=0, ws_host=ws_host)
         try:
             broker.start()
         except BrokerError as err:

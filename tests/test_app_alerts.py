@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from companion.commands.app_cmd import _stream_alerts
@@ -18,15 +16,10 @@ class Stream:
         self.sent.append((text, level, rule))
 
 
-class Streaming:
-    def __init__(self) -> None:
-        self.stream: Any = Stream()
-
-
 def test_table_alerts_go_out_with_their_rule_and_a_wrong_card_without_its_number() -> None:
-    streaming = Streaming()
+    stream = Stream()
     _stream_alerts(
-        streaming,
+        stream,
         (
             AlertView("13", "place 13: it is Ann's turn, not Bo's (MW-SM1)", "MW-SM1", False),
             AlertView(
@@ -34,15 +27,13 @@ def test_table_alerts_go_out_with_their_rule_and_a_wrong_card_without_its_number
             ),
         ),
     )
-    (table, card) = streaming.stream.sent
+    (table, card) = stream.sent
     assert table == ("place 13: it is Ann's turn, not Bo's (MW-SM1)", "warning", "MW-SM1")
     assert "12" not in card[0] and "17" not in card[0] and card[2] == "cards"
 
 
 def test_nothing_is_sent_when_no_game_is_streamed() -> None:
-    streaming = Streaming()
-    streaming.stream = None
-    _stream_alerts(streaming, (AlertView("13", "x", "MW-SM1", False),))
+    _stream_alerts(None, (AlertView("13", "x", "MW-SM1", False),))
 
 
 def test_the_app_with_no_screen_says_so_in_one_line(

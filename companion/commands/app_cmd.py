@@ -13,12 +13,17 @@ import tempfile
 import time
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.config import Config, load_config
 from companion.errors import UserError
 from companion.stopping import restore_sigterm, stop_on_sigterm
-from companion.streaming import DISPLAY_PORT
+from companion.streaming import DISPLAY_PORT, Streaming
+
+if TYPE_CHECKING:
+    from companion.live import AlertView
+    from companion.publish.wire import Level
+    from companion.wiring import OnGame
 
 SIZE = re.compile(r"^(\d{3,4})x(\d{3,4})$")
 
@@ -50,6 +55,7 @@ def register(commands: Any) -> None:
         help="do not read cards on the reader in [reader] port (it is used when one is set)",
     )
     parser.add_argument("--no-stream", action="store_true", help="no broker, no display page")
+    add_local_option(parser)
     parser.add_argument(
         "--gpio",
         action="store_true",
@@ -92,13 +98,11 @@ def run(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
         store = stack.enter_context(Store.open(config.store.resolved_path()))
         page_url = ""
-        on_game = None
-        streaming: Any = None
+        on_game: OnGame | None = None
+        streaming: Streaming | None = None
         if not args.no_stream:
-            from companion.streaming import Streaming
-
-            streaming = stack.enter_context(Streaming(config, args.display_port))
-            page_url = streaming.page_url
+            streaming = stack.enter_context(Streaming(config, args.display_port, local=args.local))
+            page_url = streaming.shown_url
             on_game = streaming.attach
         controller = Controller(config, store, on_game=on_game, virtual_table=args.simulate)
         controller.config_path = Path(args.config) if args.config else None
@@ -116,7 +120,8 @@ def run(args: argparse.Namespace) -> int:
             qr_path=_qr(page_url, scratch) if page_url else "",
         )
         if streaming is not None:
-            app.on_alerts.append(lambda alerts: _stream_alerts(streaming, alerts))
+            on_air = streaming
+            app.on_alerts.append(lambda alerts: _stream_alerts(on_air.stream, alerts))
         if args.gpio:
             _wire_gpio(config, app, controller, stack)
         if args.check:
@@ -134,10 +139,22 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _stream_alerts(streaming: Any, alerts: Any) -> None:
+def add_local_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--local",
+        action="store_true",
+        help="serve the display page (and the embedded broker's WebSocket) to this machine "
+        "only; by default every device on the network can open it",
+    )
+
+
+class AlertSink(Protocol):
+    def alert(self, text: str, level: Level = "warning", rule: str | None = None) -> None: ...
+
+
+def _stream_alerts(stream: AlertSink | None, alerts: tuple[AlertView, ...]) -> None:
     """The table's alerts on the stream's alert topic: places, colours and rules are public;
     a wrong card is said without naming the card expected (it could give a place away)."""
-    stream = streaming.stream
     if stream is None:
         return
     for alert in alerts:

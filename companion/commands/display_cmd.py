@@ -10,6 +10,7 @@ import argparse
 import threading
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from companion.config import load_config
 from companion.errors import UserError
@@ -89,7 +90,9 @@ def run(args: argparse.Namespace) -> int:
     url = server.url
     print(f"Display: {url}", flush=True)
     print(f"Overlay: {url}?overlay=1   Wall: {url}wall", flush=True)
-    print(f"Board {config.board} under {config.prefix}/ on {config.broker or 'ws://<host>:9001'}")
+    # An empty broker means the page's own host, port 9001 (companion/web/static/common.js).
+    broker_seen = config.broker or f"ws://{urlsplit(url).hostname}:9001"
+    print(f"Board {config.board} under {config.prefix}/ on {broker_seen}", flush=True)
     print("Ctrl-C stops.", flush=True)
     try:
         while thread.is_alive() and not stopping.wait(0.5):

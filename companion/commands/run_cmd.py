@@ -19,7 +19,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from companion.commands import simulate_cmd
+from companion.commands import app_cmd, simulate_cmd
 from companion.config import load_config
 from companion.streaming import DISPLAY_PORT, Streaming
 
@@ -56,6 +56,7 @@ def register(commands: Any) -> None:
         action="store_true",
         help="do not stream the game (no broker, no display page)",
     )
+    app_cmd.add_local_option(parser)
     parser.add_argument(
         "--display-port",
         type=int,
@@ -74,8 +75,6 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.commands import app_cmd
-
     if args.app if args.app is not None else app_cmd.has_screen():
         return app_cmd.run(
             argparse.Namespace(
@@ -84,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
                 size="800x480",
                 simulate=True,
                 no_stream=args.no_stream,
+                local=args.local,
                 display_port=args.display_port,
                 check=False,
                 gpio=False,
@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.no_stream:
         return simulate_cmd.run(game)
-    with Streaming(config, args.display_port) as streaming:
+    with Streaming(config, args.display_port, local=args.local) as streaming:
         code = simulate_cmd.run(game, attach=streaming.attach)
         linger = (
             args.linger
@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         )
         if linger > 0:
             print(
-                f"The game is over; the page stays up at {streaming.page_url} "
+                f"The game is over; the page stays up at {streaming.shown_url} "
                 + ("until Ctrl-C." if linger == float("inf") else f"for {linger:g} s."),
                 flush=True,
             )

@@ -7,9 +7,8 @@ import argparse
 import random
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -25,9 +24,7 @@ from companion.render import print_summary
 from companion.session import Referee
 from companion.simulated_camera import HANDS, CameraSettings, Filmed, SimulatedCamera
 from companion.store import Store
-
-if TYPE_CHECKING:
-    from companion.observations import ScanDesk
+from companion.wiring import GameParts, OnGame
 
 DEFAULT_SEED = 16
 MODES = ("standard", "basic", "hybrid", "review", "study")
@@ -144,12 +141,9 @@ def simulation_setup(
     return setup
 
 
-Attach = Callable[[Referee, "ScanDesk | None"], Callable[[], None]]
-"""Called once the game is set up (with its scan desk, if cards are scanned); returns what
-to call when the game is over (the main job uses it to stream the game)."""
-
-
-def run(args: argparse.Namespace, attach: Attach | None = None) -> int:
+def run(args: argparse.Namespace, attach: OnGame | None = None) -> int:
+    """`attach` is called once the game is set up (with its scan desk, if cards are
+    scanned) and returns what to call when the game is over: the main job streams it."""
     config = load_config(Path(args.config) if args.config else None)
     deck = find_deck(args.deck or config.game.deck)
     if not all(0.0 <= r <= 1.0 for r in args.recall):
@@ -176,7 +170,8 @@ def run(args: argparse.Namespace, attach: Attach | None = None) -> int:
             recalls = args.recall[: len(setup["sides"])]
             table = SimulatedTable(referee.state.setup, recalls, args.seed)
             scanner = _Scanner(args.reader, referee, deck.id, args.seed) if args.reader else None
-            detach = attach(referee, scanner.desk if scanner else None) if attach else None
+            parts = GameParts(referee=referee, scans=scanner.desk if scanner else None)
+            detach = attach(parts) if attach else None
             camera = _start_camera(args, len(setup["sides"]), console) if args.camera else None
             if not args.quiet:
                 console.rule(f"{deck.title}: a simulated {args.mode} game")

@@ -66,7 +66,9 @@ class EmbeddedBroker(Closing):
     """An MQTT broker inside this process: TCP on `port`, MQTT over WebSockets on `ws_port`.
 
     `ws_port=None` leaves the websockets listener out; a port of 0 takes any free port (the
-    `port` and `ws_port` attributes hold the real ones once started).
+    `port` and `ws_port` attributes hold the real ones once started). The websockets
+    listener binds `ws_host` (by default `host`): the display pages of a room's devices
+    need it on the network while the publisher's TCP stays on this machine.
     """
 
     def __init__(
@@ -74,8 +76,10 @@ class EmbeddedBroker(Closing):
         host: str = DEFAULT_HOST,
         port: int = DEFAULT_PORT,
         ws_port: int | None = DEFAULT_WS_PORT,
+        ws_host: str | None = None,
     ) -> None:
         self.host = host
+        self.ws_host = host if ws_host is None else ws_host
         self.port = port
         self.ws_port = ws_port
         self._asked = (port, ws_port)
@@ -90,8 +94,8 @@ class EmbeddedBroker(Closing):
         if self.running:
             return
         self.port, self.ws_port = self._asked
-        for port, what in self._listeners():
-            _check_free(self.host, port, what)
+        for host, port, what in self._listeners():
+            _check_free(host, port, what)
         _quiet_amqtt_logs()
         ready: concurrent.futures.Future[None] = concurrent.futures.Future()
         self._thread = threading.Thread(
@@ -171,19 +175,21 @@ class EmbeddedBroker(Closing):
 
     # -- the broker's thread ---------------------------------------------------------------
 
-    def _listeners(self) -> list[tuple[int, str]]:
-        listeners = [(self.port, "MQTT")]
+    def _listeners(self) -> list[tuple[str, int, str]]:
+        listeners = [(self.host, self.port, "MQTT")]
         if self.ws_port is not None:
-            listeners.append((self.ws_port, "MQTT over WebSockets"))
+            listeners.append((self.ws_host, self.ws_port, "MQTT over WebSockets"))
         return listeners
 
     def _config(self) -> dict[str, Any]:
-        bind_host = f"[{self.host}]" if ":" in self.host else self.host
         listeners: dict[str, Any] = {
-            _TCP_LISTENER: {"type": "tcp", "bind": f"{bind_host}:{self.port}"},
+            _TCP_LISTENER: {"type": "tcp", "bind": f"{_url_host(self.host)}:{self.port}"},
         }
         if self.ws_port is not None:
-            listeners[_WS_LISTENER] = {"type": "ws", "bind": f"{bind_host}:{self.ws_port}"}
+            listeners[_WS_LISTENER] = {
+                "type": "ws",
+                "bind": f"{_url_host(self.ws_host)}:{self.ws_port}",
+            }
         return {
             "listeners": listeners,
             # Only anonymous access: no $SYS topics, no packet or event logging plugins.
@@ -233,9 +239,11 @@ class EmbeddedBroker(Closing):
         if isinstance(cause, OSError):
             # Taken between the check in start() and the bind: the check now says which.
             try:
-                for port, what in zip(self._asked, ("MQTT", "MQTT over WebSockets"), strict=True):
+                hosts = (self.host, self.ws_host)
+                names = ("MQTT", "MQTT over WebSockets")
+                for host, port, what in zip(hosts, self._asked, names, strict=True):
                     if port is not None:
-                        _check_free(self.host, port, what)
+                        _check_free(host, port, what)
             except BrokerError as taken:
                 return taken
             return BrokerError(f"the embedded MQTT broker cannot listen: {cause}")

@@ -48,6 +48,7 @@ from companion.ui.enrolling import Enrolling
 from companion.ui.mem_choices import MemChoices, hints_allowed, mem_setup_for, mem_title, new_seed
 from companion.ui.mem_play import MemPlay
 from companion.virtual_table import VirtualTable
+from companion.wiring import GameParts, OnGame
 
 log = logging.getLogger(__name__)
 
@@ -161,13 +162,12 @@ class Controller:
         *,
         camera: bool = False,
         on_alert: Callable[[tuple[AlertView, ...]], None] | None = None,
-        on_game: Callable[[Referee, GameClock | None, ScanDesk | None], Callable[[], None]]
-        | None = None,
+        on_game: OnGame | None = None,
         virtual_table: bool = False,
         call_soon: Callable[[Callable[[], None]], None] | None = None,
     ) -> None:
-        """`on_game` is called with each game taken up, its clock and its card scans (to
-        stream it, say) and returns what to call when the game is put down. With
+        """`on_game` is called with each game taken up, with its clock and its card scans
+        (to stream it, say), and returns what to call when the game is put down. With
         `virtual_table`, each game is played on a simulated table filmed by the virtual
         camera (companion/virtual_table.py): the camera is on, and `call_soon` carries what
         it reads over to the thread that plays the game."""
@@ -213,6 +213,15 @@ class Controller:
             g for g in self.store.games() if g.status == "playing" and g.game in ("memwars", "mem")
         ]
         return sorted(rows, key=lambda g: g.id, reverse=True)
+
+    def delete_game(self, game_id: int) -> None:
+        """Deletes a game and its whole record from the store, for good (Home asks first).
+        The game being played, if it is this one, is put down first."""
+        held = [self.game.live.referee] if self.game is not None else []
+        held += [self.mem.referee] if self.mem is not None else []
+        if any(referee.game_id == game_id for referee in held):
+            self.close()
+        self.store.delete_game(game_id)
 
     def start(self, choices: GameChoices) -> LiveGame:
         deck = find_deck(choices.deck or self.config.game.deck)
@@ -280,7 +289,7 @@ class Controller:
             self._watch_mem(play, self.camera_spec)
         if self.on_game is not None:
             # Streamed like any game; MeM has no clock and no cards.
-            self._put_down = self.on_game(referee, None, None)
+            self._put_down = self.on_game(GameParts(referee=referee))
         return self.mem
 
     def _take_up(self, referee: Referee, opponent_side: int) -> LiveGame:
@@ -306,7 +315,9 @@ class Controller:
         game_clock = GameClock.attach(referee)
         self.game = _Game(live, game_clock, table, opponent_side)
         if self.on_game is not None:
-            self._put_down = self.on_game(referee, game_clock, self.desk)
+            self._put_down = self.on_game(
+                GameParts(referee=referee, clock=game_clock, scans=self.desk)
+            )
         return live
 
     def _lay_table(self, live: LiveGame, colours: PieceColours) -> None:

@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from companion.lan import lan_address
+
 STATIC_DIR = Path(__file__).resolve().with_name("static")
 DEFAULT_PREFIX = "tabletop"
 DEFAULT_BOARD = "table-1"
@@ -98,7 +100,8 @@ class DisplayServer(ThreadingHTTPServer):
     def url(self) -> str:
         host = str(self.server_address[0])
         if host in ("0.0.0.0", "::", ""):
-            host = socket.gethostname()
+            # Every interface: the address other devices on the network can open.
+            host = lan_address() or socket.gethostname()
         elif ":" in host:
             host = f"[{host}]"
         return f"http://{host}:{self.port}/"

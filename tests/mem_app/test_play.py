@@ -19,6 +19,7 @@ from companion.store import Store
 from companion.ui.controller import Controller
 from companion.ui.mem_choices import MemChoices
 from companion.ui.mem_play import MemPlay, MemView
+from companion.wiring import GameParts
 
 
 @pytest.fixture()
@@ -165,8 +166,9 @@ def test_the_controller_streams_mem_games_and_resumes_them(store: Store) -> None
     streamed: list[tuple[Any, ...]] = []
     put_down: list[int] = []
 
-    def on_game(referee: Referee, clock: Any, desk: Any) -> Callable[[], None]:
-        streamed.append((referee.engine.name, clock, desk))
+    def on_game(parts: GameParts) -> Callable[[], None]:
+        referee = parts.referee
+        streamed.append((referee.engine.name, parts.clock, parts.scans))
         return lambda: put_down.append(referee.game_id)
 
     controller = Controller(Config(), store, on_game=on_game)
