@@ -8,7 +8,7 @@ from pathlib import Path
 
 from companion.camera_setup import CameraSetup, outcome_text, stone_problems
 from companion.commands.vision_cmd import calibration_plan_for
-from companion.config import Config
+from companion.config import Config, StoreConfig
 from companion.store import Store
 from companion.ui.controller import Controller
 from tests.vision_mem.helpers import EASY, MEM_BOARD, mem_board
@@ -121,9 +121,11 @@ def test_stone_problems_keep_sentences_they_do_not_know() -> None:
 def test_the_controller_switches_the_board_and_saves_beside_the_games_store(
     tmp_path: Path,
 ) -> None:
-    with Store.open(tmp_path / "games.sqlite3") as store:
-        controller = Controller(Config(), store)
+    games = tmp_path / "games.sqlite3"
+    with Store.open(games) as store:
+        controller = Controller(Config(store=StoreConfig(path=str(games))), store)
         try:
+            assert controller.mem_calibration_path == tmp_path / "mem-calibration.json"
             assert controller.camera_setup().game == "memwars"
             setup = controller.choose_camera_board("mem")
             assert setup.game == "mem" and setup.out == controller.mem_calibration_path
