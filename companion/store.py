@@ -2,7 +2,8 @@
 
 One file holds every game. An action and the events it caused are written in one
 transaction, committed (WAL, synchronous=FULL) before `append` returns, and never changed
-afterwards; the only thing that ever changes is a game's status.
+afterwards; the only thing that ever changes is a game's status. A whole game can be
+deleted (`delete_game`), all of it at once: never a part of one.
 
     with Store.open(path) as store:
         game_id = store.create_game(header)
@@ -28,7 +29,7 @@ from companion.games import find_engine
 from companion.games.contract import JSON, BadData, BadSetup, GameEngine, IllegalAction
 from companion.record import RecordHeader, write_record
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 APPLICATION_ID = 0x54544331
 """'TTC1' in the database header, so a stranger's SQLite file is told apart from ours."""
 
@@ -107,6 +108,39 @@ _SCHEMA_3: tuple[str, ...] = (
     BEGIN SELECT RAISE(ABORT, 'takebacks are append-only'); END""",
     """CREATE TRIGGER takebacks_kept BEFORE DELETE ON takebacks
     BEGIN SELECT RAISE(ABORT, 'takebacks are append-only'); END""",
+)
+
+# Schema 4: deleting a whole game. Its id is written here first, and only then may its rows
+# go: the triggers above are replaced by ones that let a row be deleted only when its game
+# is listed here, so a single action can still never be taken out of a game, by this module
+# or by anything else that opens the file. The list is kept (append-only itself) so that a
+# deleted game's id is never given to another game.
+_DELETABLE_TABLES: tuple[tuple[str, str, str], ...] = (
+    ("games", "id", "games are deleted only whole, with Store.delete_game"),
+    ("actions", "game_id", "actions are append-only"),
+    ("events", "game_id", "events are append-only"),
+    ("clock_inputs", "game_id", "clock inputs are append-only"),
+    ("takebacks", "game_id", "takebacks are append-only"),
+)
+_SCHEMA_4: tuple[str, ...] = (
+    """CREATE TABLE deleted_games (
+        id INTEGER PRIMARY KEY,
+        deleted TEXT NOT NULL
+    )""",
+    """CREATE TRIGGER deleted_games_fixed BEFORE UPDATE ON deleted_games
+    BEGIN SELECT RAISE(ABORT, 'deleted games stay deleted'); END""",
+    """CREATE TRIGGER deleted_games_kept BEFORE DELETE ON deleted_games
+    BEGIN SELECT RAISE(ABORT, 'deleted games stay deleted'); END""",
+    *(
+        statement
+        for table, key, refusal in _DELETABLE_TABLES
+        for statement in (
+            f"DROP TRIGGER {table}_kept",
+            f"""CREATE TRIGGER {table}_kept BEFORE DELETE ON {table}
+            WHEN NOT EXISTS (SELECT 1 FROM deleted_games AS d WHERE d.id = OLD.{key})
+            BEGIN SELECT RAISE(ABORT, '{refusal}'); END""",
+        )
+    ),
 )
 
 _LIVE = (
@@ -218,9 +252,14 @@ class Store:
         """Records a new game; returns its id."""
         text = _dumps(header.to_dict())
         with self._transaction("cannot create a game") as conn:
+            # The id is counted past every game ever created, deleted ones too: SQLite alone
+            # would give the last game's id again once that game is deleted, and an old
+            # export, log line or live stream naming it would then name another game.
             cursor = conn.execute(
-                "INSERT INTO games (game, header, created, status, title) "
-                "VALUES (?, ?, ?, 'playing', ?)",
+                "INSERT INTO games (id, game, header, created, status, title) "
+                "VALUES ((SELECT COALESCE(MAX(id), 0) + 1 FROM "
+                "(SELECT id FROM games UNION ALL SELECT id FROM deleted_games)), "
+                "?, ?, ?, 'playing', ?)",
                 (header.game, text, utc_now(), title),
             )
             game_id = cursor.lastrowid
@@ -360,6 +399,22 @@ class Store:
             if cursor.rowcount == 0:
                 raise UnknownGame(game_id, where=str(self.path))
 
+    def delete_game(self, game_id: int) -> GameRow:
+        """Deletes a game and everything recorded of it, in one transaction; returns what
+        it was. Other games are not touched, and the id is never given to another game."""
+        with self._transaction(f"cannot delete game {game_id}") as conn:
+            rows = conn.execute(_GAME_ROWS + " WHERE g.id = ? GROUP BY g.id", (game_id,)).fetchall()
+            if not rows:
+                raise UnknownGame(game_id, where=str(self.path))
+            conn.execute(
+                "INSERT INTO deleted_games (id, deleted) VALUES (?, ?)", (game_id, utc_now())
+            )
+            # Rows that point at others go first: foreign keys are checked on each delete.
+            for table in ("takebacks", "events", "actions", "clock_inputs"):
+                conn.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
+            conn.execute("DELETE FROM games WHERE id = ?", (game_id,))
+        return GameRow(*rows[0])
+
     # -- reading ---------------------------------------------------------------------------
 
     def games(self) -> list[GameRow]:
@@ -474,6 +529,9 @@ def _prepare(conn: sqlite3.Connection, where: str) -> None:
                     conn.execute(statement)
             if version < 3:
                 for statement in _SCHEMA_3:
+                    conn.execute(statement)
+            if version < 4:
+                for statement in _SCHEMA_4:
                     conn.execute(statement)
             if version < SCHEMA_VERSION:
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")

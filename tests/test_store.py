@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import io
+import json
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -136,6 +137,7 @@ def test_unknown_games(game_store: Store) -> None:
         lambda: game_store.game(7),
         lambda: game_store.set_status(7, "finished"),
         lambda: game_store.append(7, 1, 0.0, {}, []),
+        lambda: game_store.delete_game(7),
         lambda: load_game(game_store, 7),
     ):
         with pytest.raises(UnknownGame, match="no game 7"):
@@ -166,6 +168,124 @@ def test_history_cannot_be_rewritten_even_by_sql(game_store: Store) -> None:
         with pytest.raises(sqlite3.IntegrityError):
             conn.execute(sql)
     assert len(game_store.actions(game_id)) == 2
+
+
+def contents(store: Store, game_id: int) -> tuple[Any, ...]:
+    """Everything the store says of a game."""
+    return (
+        store.game(game_id),
+        store.header(game_id),
+        store.actions(game_id),
+        store.events(game_id),
+        store.clock_inputs(game_id),
+        store.taken_back(game_id),
+    )
+
+
+def rows_of(store: Store, game_id: int) -> dict[str, int]:
+    """How many rows each table holds for a game, taken-back actions included."""
+    conn = store._connection()
+    tables = {"games": "id", "actions": "game_id", "events": "game_id"}
+    tables |= {"clock_inputs": "game_id", "takebacks": "game_id"}
+    return {
+        table: conn.execute(f"SELECT COUNT(*) FROM {table} WHERE {key} = ?", (game_id,)).fetchone()[
+            0
+        ]
+        for table, key in tables.items()
+    }
+
+
+def test_deleting_a_game_removes_all_of_it_and_nothing_else(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    with Store.open(path) as store:
+        before = play(store, scripted_game(SETUP))
+        doomed = play(store, scripted_game(SETUP)[:4])
+        store.append_clock(doomed, 1, 5, {"type": "press"})
+        store.take_back(doomed, 4, 7.0)
+        after = play(store, scripted_game(SETUP)[:2])
+        store.append_clock(after, 1, 3, {"type": "press"})
+        kept = {game_id: contents(store, game_id) for game_id in (before, after)}
+        assert all(rows_of(store, doomed).values())
+
+        row = store.delete_game(doomed)
+
+        assert (row.id, row.game, row.status, row.actions) == (doomed, "toy", "playing", 3)
+        assert [g.id for g in store.games()] == [before, after]
+        assert set(rows_of(store, doomed).values()) == {0}
+        assert {game_id: contents(store, game_id) for game_id in kept} == kept
+    # The file opens again as it is, whole, and the games left go on as before.
+    with Store.open(path) as store:
+        conn = store._connection()
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+        assert {game_id: contents(store, game_id) for game_id in kept} == kept
+        store.append(after, 3, 9.0, scripted_game(SETUP)[2], [])
+        assert load_game(store, before).seq == len(scripted_game(SETUP))
+        with pytest.raises(UnknownGame, match=f"no game {doomed}"):
+            store.delete_game(doomed)
+
+
+def test_a_deleted_games_id_is_never_given_again(game_store: Store) -> None:
+    first = game_store.create_game(HEADER)
+    last = game_store.create_game(HEADER)
+    game_store.delete_game(last)
+    assert game_store.create_game(HEADER) == last + 1
+    game_store.delete_game(first)
+    assert [g.id for g in game_store.games()] == [last + 1]
+
+
+def test_only_whole_games_can_be_deleted_even_by_sql(game_store: Store) -> None:
+    doomed = play(game_store, scripted_game(SETUP)[:2])
+    kept = play(game_store, scripted_game(SETUP)[:2])
+    game_store.delete_game(doomed)
+    conn = game_store._connection()
+    for sql in (
+        "DELETE FROM actions",
+        "DELETE FROM events",
+        f"DELETE FROM games WHERE id = {kept}",
+        "DELETE FROM deleted_games",
+        "UPDATE deleted_games SET id = 99",
+    ):
+        with pytest.raises(sqlite3.IntegrityError):
+            conn.execute(sql)
+    assert len(game_store.actions(kept)) == 2
+
+
+def test_a_schema_3_file_gains_deleting_when_opened(tmp_path: Path) -> None:
+    from companion import store as module
+
+    path = tmp_path / "games.sqlite3"
+    conn = sqlite3.connect(path, isolation_level=None)
+    for statement in (*module._SCHEMA, *module._SCHEMA_2, *module._SCHEMA_3):
+        conn.execute(statement)
+    conn.execute(f"PRAGMA application_id = {module.APPLICATION_ID}")
+    conn.execute("PRAGMA user_version = 3")
+    header = json.dumps(HEADER.to_dict())
+    for title in ("first", "second"):
+        conn.execute(
+            "INSERT INTO games (game, header, created, title) VALUES ('toy', ?, '', ?)",
+            (header, title),
+        )
+    actions = scripted_game(SETUP)[:3]
+    conn.executemany(
+        "INSERT INTO actions (game_id, seq, t, action) VALUES (?, ?, ?, ?)",
+        [
+            (game_id, seq, 1.0, json.dumps(data))
+            for game_id in (1, 2)
+            for seq, data in enumerate(actions, start=1)
+        ],
+    )
+    conn.close()
+    with Store.open(path) as store:
+        store.delete_game(1)
+        assert [(g.id, g.title, g.actions) for g in store.games()] == [(2, "second", 3)]
+        assert load_game(store, 2).seq == 3
+        assert store.create_game(HEADER) == 3
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    with pytest.raises(sqlite3.IntegrityError):
+        conn.execute("DELETE FROM actions")
+    conn.close()
 
 
 def test_a_file_that_is_not_a_database(tmp_path: Path) -> None:

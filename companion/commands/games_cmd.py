@@ -1,4 +1,4 @@
-"""`companion games list|show|export`: the games in the store."""
+"""`companion games list|show|export|delete`: the games in the store."""
 
 from __future__ import annotations
 
@@ -11,17 +11,21 @@ from typing import Any
 
 from companion.config import load_config
 from companion.errors import UserError
-from companion.games.contract import TABLE, Expectation
+from companion.games.contract import JSON, TABLE, Expectation
+from companion.record import RecordHeader
 from companion.store import GameRow, Store, UnknownGame, load_game
 
 
 def register(commands: Any) -> None:
     parser: argparse.ArgumentParser = commands.add_parser(
-        "games", help="list, show and export the games in the store"
+        "games", help="list, show, export and delete the games in the store"
     )
     actions = parser.add_subparsers(dest="games_action", metavar="ACTION")
     actions.required = True
     listing = actions.add_parser("list", help="one line per game")
+    listing.add_argument(
+        "--json", action="store_true", help="one JSON list of the games instead, for scripts"
+    )
     listing.set_defaults(run=_list)
     show = actions.add_parser("show", help="a game's header, progress and score")
     show.add_argument("id", type=int, help="the game's id (see `companion games list`)")
@@ -30,6 +34,10 @@ def register(commands: Any) -> None:
     export.add_argument("id", type=int, help="the game's id (see `companion games list`)")
     export.add_argument("--out", metavar="FILE", help="write to FILE instead of stdout")
     export.set_defaults(run=_export)
+    delete = actions.add_parser("delete", help="delete a game and everything recorded of it")
+    delete.add_argument("id", type=int, help="the game's id (see `companion games list`)")
+    delete.add_argument("--yes", action="store_true", help="delete without asking first")
+    delete.set_defaults(run=_delete)
 
 
 def _store_path(args: argparse.Namespace) -> Path:
@@ -47,10 +55,15 @@ def _open_existing(args: argparse.Namespace, game_id: int) -> Store:
 def _list(args: argparse.Namespace) -> int:
     path = _store_path(args)
     if not path.exists():
-        print(f"no games yet ({path})")
+        print("[]" if args.json else f"no games yet ({path})")
         return 0
     with Store.open(path) as store:
         rows = store.games()
+        headers = [store.header(row.id) for row in rows] if args.json else []
+    if args.json:
+        entries = [_entry(row, header) for row, header in zip(rows, headers, strict=True)]
+        print(json.dumps(entries, indent=2, ensure_ascii=False))
+        return 0
     if not rows:
         print(f"no games yet ({path})")
         return 0
@@ -58,6 +71,33 @@ def _list(args: argparse.Namespace) -> int:
         _table(["ID", "GAME", "STATUS", "CREATED", "ACTIONS", "TITLE"], [_cells(r) for r in rows])
     )
     return 0
+
+
+def _entry(row: GameRow, header: RecordHeader) -> JSON:
+    """A game as `list --json` gives it (docs/store.md lists the fields)."""
+    return {
+        "id": row.id,
+        "game": row.game,
+        "title": row.title,
+        "status": row.status,
+        "created": row.created,
+        "started": header.started,
+        "last_t": row.last_t,
+        "actions": row.actions,
+        "players": _players(header.setup),
+    }
+
+
+def _players(setup: JSON) -> list[str]:
+    """The names of the sides, for the games whose setup names them (MemWars and MeM do)."""
+    sides = setup.get("sides")
+    if not isinstance(sides, list):
+        return []
+    return [
+        side["name"]
+        for side in sides
+        if isinstance(side, dict) and isinstance(side.get("name"), str)
+    ]
 
 
 def _cells(row: GameRow) -> list[str]:
@@ -131,3 +171,33 @@ def _export(args: argparse.Namespace) -> int:
     except OSError as err:
         raise UserError(f"cannot write: {err.strerror}", where=args.out) from None
     return 0
+
+
+def _delete(args: argparse.Namespace) -> int:
+    with _open_existing(args, args.id) as store:
+        what = _described(store.game(args.id))
+        if not args.yes:
+            # Asking needs someone to answer: a script or a pipe must say --yes itself, not
+            # have a stray line of input taken for a yes.
+            if not sys.stdin.isatty():
+                raise UserError(f"not deleting {what} without --yes (no terminal to ask on)")
+            if not _agreed(f"Delete {what}? [y/N] "):
+                print(f"kept {what}")
+                return 0
+        store.delete_game(args.id)
+    print(f"deleted {what}")
+    return 0
+
+
+def _described(row: GameRow) -> str:
+    """'game 3 (friday night, 17 actions)': enough to tell which game a question is about."""
+    count = f"{row.actions} action{'' if row.actions == 1 else 's'}"
+    return f"game {row.id} ({row.title or row.game}, {count})"
+
+
+def _agreed(question: str) -> bool:
+    try:
+        answer = input(question)
+    except EOFError:
+        return False
+    return answer.strip().lower() in ("y", "yes")
