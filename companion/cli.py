@@ -8,9 +8,11 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from companion import __version__
 from companion.commands import COMMAND_MODULES
+from companion.config import require_config_file
 from companion.errors import UserError
 
 
@@ -23,7 +25,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--config",
         metavar="FILE",
-        help="configuration file (default: the user config directory; see `companion config path`)",
+        help="configuration file, which must exist (default: the user config directory, where "
+        "a missing file means the defaults; see `companion config path`)",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
@@ -39,6 +42,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as stop:  # argparse already printed its message
         return int(stop.code) if isinstance(stop.code, int) else 2
     try:
+        if args.config:
+            require_config_file(Path(args.config))
         result: int = args.run(args)
         return result
     except UserError as err:

@@ -1,7 +1,9 @@
 """The user's configuration: a TOML file in the user config directory.
 
-A missing file means every default; a malformed file or an unknown key is a UserError that
-names the file, the line where TOML gives one, and the key.
+A missing file means every default; a malformed file, an unknown key or a value that cannot
+work (a protocol no reader speaks, a pin the Pi does not have) is a UserError that names the
+file, the line where TOML gives one, the key and the reason. A file named with `--config`
+must exist: a mistyped name would otherwise quietly mean the defaults.
 
     config = load_config()           # from COMPANION_CONFIG or the user config directory
     config.store.path                # where games are kept
@@ -14,9 +16,11 @@ from __future__ import annotations
 
 import os
 import tomllib
+import urllib.parse
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import platformdirs
 
@@ -25,6 +29,15 @@ from companion.errors import UserError
 APP_NAME = "tabletop-companion"
 CONFIG_ENV = "COMPANION_CONFIG"
 DATA_ENV = "COMPANION_DATA"
+
+READER_PROTOCOLS: Final = ("rdm6300", "pn532", "pico")
+"""The protocols a card reader may speak, the default first. The reader registry
+(companion/devices/cardreader/registry.py) makes them; it is not imported here, so that
+reading the configuration does not load every reader's code."""
+BROKER_SCHEMES: Final = ("mqtt", "mqtts", "ws", "wss")
+"""The schemes of a broker URL, as companion/publish/publisher.py connects to them."""
+HIGHEST_PIN: Final = 27
+"""The Pi's GPIO header has BCM pins 0 to 27."""
 
 
 def default_config_path() -> Path:
@@ -169,6 +182,14 @@ _SECTIONS: dict[str, type] = {
 }
 
 
+def require_config_file(path: Path) -> Path:
+    """`path`, when it names a file: a configuration named on purpose (`--config`) must
+    exist, unlike the default place, which holds no file until settings are saved."""
+    if not path.exists():
+        raise UserError("no such configuration file", where=str(path))
+    return path
+
+
 def load_config(path: Path | None = None) -> Config:
     """Reads the configuration; a missing file gives the defaults."""
     path = path or default_config_path()
@@ -210,7 +231,11 @@ def parse_config(raw: dict[str, Any], source: str) -> Config:
                 raise UserError(f"{name}.{key} must be a list of int, got {item!r}", where=source)
             values[key] = item
         sections[name] = cls(**values)
-    return Config(**sections, source=source)
+    config = Config(**sections, source=source)
+    problem = _first_problem(config)
+    if problem:
+        raise UserError(problem, where=source)
+    return config
 
 
 def with_changes(config: Config, changes: dict[str, dict[str, Any]]) -> Config:
@@ -240,6 +265,134 @@ def save_config(config: Config, path: Path | None = None) -> Path:
     scratch.write_text("\n".join(lines), encoding="utf-8")
     os.replace(scratch, path)
     return path
+
+
+# ---- values that cannot work ---------------------------------------------------------------
+# Each check returns why a value is refused, or None. Types are checked before these run.
+
+Check = Callable[[Any], str | None]
+
+
+def _between(low: int, high: int) -> Check:
+    def check(value: int) -> str | None:
+        return None if low <= value <= high else f"must be {low} to {high}, not {value}"
+
+    return check
+
+
+def _at_least(low: int) -> Check:
+    def check(value: int) -> str | None:
+        return None if value >= low else f"must be {low} or more, not {value}"
+
+    return check
+
+
+def _one_of(choices: tuple[str, ...]) -> Check:
+    def check(value: str) -> str | None:
+        return None if value in choices else f"must be one of {', '.join(choices)}, not {value!r}"
+
+    return check
+
+
+def _pins(value: list[int]) -> str | None:
+    wrong = [pin for pin in value if not 0 <= pin <= HIGHEST_PIN]
+    if wrong:
+        return f"must be BCM pins 0 to {HIGHEST_PIN}, not {wrong[0]}"
+    twice = [pin for index, pin in enumerate(value) if pin in value[:index]]
+    return f"names pin {twice[0]} twice" if twice else None
+
+
+def _pin_or_none(value: int) -> str | None:
+    if 0 <= value <= HIGHEST_PIN:
+        return None
+    return f"must be 0 (none) or a BCM pin 1 to {HIGHEST_PIN}, not {value}"
+
+
+# MQTT gives '/' (between levels), '+' and '#' (wildcards) a meaning in topic names; spaces
+# and control characters are legal there but break every command line and URL they meet.
+_TOPIC_UNSAFE = "/+#"
+
+
+def _topic_level(value: str) -> str | None:
+    if not value:
+        return "must not be empty"
+    if any(char in _TOPIC_UNSAFE or char.isspace() or not char.isprintable() for char in value):
+        return f"must be one MQTT topic level: no '/', '+', '#' or spaces, not {value!r}"
+    return None
+
+
+def _topic_prefix(value: str) -> str | None:
+    """One or more topic levels: a prefix may be `clubs/paris`."""
+    if not value:
+        return "must not be empty"
+    if value.startswith("$"):
+        return f"must not start with '$' (brokers keep those topics for themselves), not {value!r}"
+    if any(_topic_level(level) for level in value.split("/")):
+        return (
+            "must be MQTT topic levels split by '/' (no '+', '#', spaces or empty levels), "
+            f"not {value!r}"
+        )
+    return None
+
+
+def _broker_url(value: str) -> str | None:
+    """Empty (the embedded broker) or what companion/publish/publisher.py can connect to."""
+    if not value:
+        return None
+    parts = urllib.parse.urlsplit(value)
+    if parts.scheme.lower() not in BROKER_SCHEMES:
+        *first, last = (f"{scheme}://" for scheme in BROKER_SCHEMES)
+        return f"must start with {', '.join(first)} or {last}, not {value!r}"
+    if parts.username or parts.password:
+        return "must not hold a user name or password: set broker.username and broker.password"
+    try:
+        _ = parts.port  # a port that is not a number from 0 to 65535 raises here
+    except ValueError:
+        return f"has a port that is not a number from 0 to 65535: {value!r}"
+    if not parts.hostname or any(char.isspace() for char in parts.hostname):
+        return f"names no host: {value!r}"
+    return None
+
+
+_CHECKS: Final[dict[tuple[str, str], Check]] = {
+    ("game", "board_id"): _topic_level,
+    ("pins", "players"): _pins,
+    ("pins", "pause"): _pin_or_none,
+    ("pins", "leds"): _pins,
+    ("pins", "buzzer"): _pin_or_none,
+    ("pins", "debounce_ms"): _between(0, 1000),
+    ("clock", "tenths_below_s"): _at_least(0),
+    ("clock", "warning_s"): _at_least(0),
+    ("reader", "protocol"): _one_of(READER_PROTOCOLS),
+    ("reader", "silence_ms"): _between(50, 10_000),
+    ("broker", "url"): _broker_url,
+    ("broker", "prefix"): _topic_prefix,
+}
+
+
+def _first_problem(config: Config) -> str | None:
+    """Why `config` cannot work, naming the setting at fault; None when it can."""
+    values = config.to_dict()
+    for (section, key), check in _CHECKS.items():
+        reason = check(values[section][key])
+        if reason:
+            return f"{section}.{key} {reason}"
+    return _shared_pin(config.pins)
+
+
+def _shared_pin(pins: PinsConfig) -> str | None:
+    """A pin wired to two things: gpiozero refuses to claim it twice, at the clock's start."""
+    owners: dict[int, str] = {}
+    wired = [("players", pin) for pin in pins.players]
+    wired += [("pause", pins.pause), ("buzzer", pins.buzzer)]
+    wired += [("leds", pin) for pin in pins.leds]
+    for key, pin in wired:
+        if key in ("pause", "buzzer") and pin == 0:
+            continue  # 0: there is none
+        if pin in owners and owners[pin] != key:
+            return f"pins.{key} uses pin {pin}, which pins.{owners[pin]} uses too"
+        owners.setdefault(pin, key)
+    return None
 
 
 def _toml_value(value: Any) -> str:

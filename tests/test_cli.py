@@ -90,6 +90,11 @@ def test_partial_record_replays_and_says_what_is_awaited(
         ("[store]\nfile = 'x'", "unknown key store.file"),
         ("[store]\npath = 3", "store.path must be str"),
         ("store = 3", "[store] must be a table"),
+        (
+            "[reader]\nprotocol = 'rdm6301'",
+            "reader.protocol must be one of rdm6300, pn532, pico, not 'rdm6301'",
+        ),
+        ("[pins]\ndebounce_ms = 5000", "pins.debounce_ms must be 0 to 1000, not 5000"),
     ],
 )
 def test_bad_config(
@@ -110,6 +115,22 @@ def test_config_defaults_and_path(tmp_path: Path, capsys: pytest.CaptureFixture[
     (tmp_path / "config.toml").write_text("[game]\nboard_id = 'club-3'\n")
     assert main(["config", "show"]) == 0
     assert json.loads(capsys.readouterr().out)["game"]["board_id"] == "club-3"
+
+
+@pytest.mark.parametrize("command", [["config", "show"], ["config", "path"], ["games", "list"]])
+def test_a_config_file_named_on_the_command_line_must_exist(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    missing = tmp_path / "mistyped.toml"
+    assert main(["--config", str(missing), *command]) == 2
+    err = capsys.readouterr().err
+    assert err == f"companion: error: {missing}: no such configuration file\n"
+    # The default place (here $COMPANION_CONFIG) holds no file until settings are saved.
+    assert main(["config", "show"]) == 0
+    assert json.loads(capsys.readouterr().out)["source"] == "defaults"
+    (tmp_path / "named.toml").write_text("[game]\nboard_id = 'club-4'\n")
+    assert main(["--config", str(tmp_path / "named.toml"), "config", "show"]) == 0
+    assert json.loads(capsys.readouterr().out)["game"]["board_id"] == "club-4"
 
 
 def test_rules_lists_every_house_rule(capsys: pytest.CaptureFixture[str]) -> None:
