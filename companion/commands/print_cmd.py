@@ -58,11 +58,21 @@ def register(commands: Any) -> None:
         help="write the board, fitted to the paper, as a PDF or PNG",
         description="Writes the board (the packaged MemWars board, MeM's with --game mem, or a "
         "board file) scaled to "
-        "fit the paper, with the deck's quadrant names, as a one-page PDF or a PNG. Print it at "
+        "fit the paper, with the deck's quadrant names, as a one-page PDF or a PNG. On paper "
+        "that makes its places too small for the crystals (A4, Letter) it is printed larger "
+        "over two or more sheets, to cut and tape together (a PDF only). Print it at "
         "actual size (100%); see docs/board.md.",
     )
     board.add_argument(
-        "--paper", default="A3", metavar="A3|A2|Letter|Tabloid", help="the paper (default A3)"
+        "--paper",
+        default="A3",
+        metavar="A4|A3|A2|Letter|Tabloid",
+        help="the paper (default A3)",
+    )
+    board.add_argument(
+        "--one-sheet",
+        action="store_true",
+        help="one sheet even when its places are small for the crystals (A4, Letter)",
     )
     board.add_argument(
         "--deck",
@@ -128,6 +138,7 @@ def _cards(args: argparse.Namespace) -> int:
 def _board(args: argparse.Namespace) -> int:
     # Lazily: these draw with OpenCV, which `companion --help` should never wait for.
     from companion.printing.board_print import write_board
+    from companion.printing.board_tiles import TiledBoard, board_size
     from vision.geometry import BOARDS_DIR, load_board
 
     dpi = _whole_number(args.dpi, "--dpi")
@@ -143,16 +154,25 @@ def _board(args: argparse.Namespace) -> int:
         quadrant_names=None if deck is None else deck.quadrants,
         deck_title=None if deck is None else deck.title,
         dpi=dpi,
+        one_sheet=args.one_sheet,
     )
     for warning in report.warnings:
         print(f"companion: warning: {warning}", file=sys.stderr)
-    drawing = report.sheet.drawing
-    size = f"{drawing.width:.1f} x {drawing.height:.1f} mm"
+    width, height = board_size(report.sheet)
+    size = f"{width:.1f} x {height:.1f} mm"
     named = f"the {board.name} board" + ("" if deck is None else f" ({deck.title})")
     what = f"{named}, {report.sheet.label} ({size})"
     if report.kind == "png":
-        width, height = report.pixels
-        print(f"wrote {report.path}: {what}, {width} x {height} px at {dpi} dpi")
+        pixels = f"{report.pixels[0]} x {report.pixels[1]} px"
+        print(f"wrote {report.path}: {what}, {pixels} at {dpi} dpi")
+    elif isinstance(report.sheet, TiledBoard):
+        sheets = report.sheet.sheets
+        print(f"wrote {report.path}: {what}, {sheets} pages, one a sheet")
+        print(
+            "print at actual size (100%, not fit to page) on matte paper; cut each sheet "
+            "but the last along its dashed line and join them as their footers say"
+        )
+        return 0
     else:
         print(f"wrote {report.path}: {what}, one page")
     print("print at actual size (100%, not fit to page) on matte paper, and lay it flat")

@@ -19,6 +19,7 @@ from companion.errors import UserError
 from vision.geometry import Board
 
 BOARD_PAPERS: dict[str, tuple[float, float]] = {
+    "A4": (297.0, 210.0),
     "A3": (420.0, 297.0),
     "A2": (594.0, 420.0),
     "Letter": (279.4, 215.9),

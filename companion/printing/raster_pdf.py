@@ -7,6 +7,10 @@ as text, sharp at any printer resolution.
 
     page = RasterPage(paper, picture, Area(12.6, 8.0, 394.8, 279.2), (Note("...", 210, 292),))
     pdf = raster_pdf([page], fonts=note_fonts([page]), title="MemWars board", creator="...")
+
+A page may also carry guides for putting sheets together, drawn over the picture as thin
+vector lines: a dashed cut line, registration marks (a ring and a cross) and a light wash
+over a glue strip.
 """
 
 from __future__ import annotations
@@ -29,6 +33,13 @@ from companion.printing.layout import MM
 NOTE_SIZE = 6.5
 """Points."""
 NOTE_COLOUR = Color(0.42, 0.42, 0.45)
+GUIDE_COLOUR = Color(0.1, 0.1, 0.1)
+GUIDE_WIDTH = 0.2
+"""Millimetres: thin, so a mark's centre is exact, yet printed by any printer."""
+CUT_DASH = (2.0, 1.5)
+"""Millimetres of line, then of gap."""
+WASH = Color(0.55, 0.55, 0.55, alpha=0.18)
+"""Light enough that the board under a glue strip still shows."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +52,32 @@ class Note:
 
 
 @dataclass(frozen=True, slots=True)
+class CutLine:
+    """A dashed line from `start` to `end`, millimetres from the paper's top-left corner."""
+
+    start: tuple[float, float]
+    end: tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class RegistrationMark:
+    """A ring with a cross through it, its arms `radius` long."""
+
+    centre: tuple[float, float]
+    radius: float
+
+
+@dataclass(frozen=True, slots=True)
+class Wash:
+    """A light grey wash over an area of the page."""
+
+    area: Area
+
+
+Guide = CutLine | RegistrationMark | Wash
+
+
+@dataclass(frozen=True, slots=True)
 class RasterPage:
     paper: PaperSheet
     picture: NDArray[np.uint8]
@@ -48,6 +85,7 @@ class RasterPage:
     area: Area
     """Where the picture goes, stretched to exactly this size."""
     notes: tuple[Note, ...] = ()
+    guides: tuple[Guide, ...] = ()
 
 
 def as_pillow(picture: NDArray[np.uint8]) -> Image.Image:
@@ -91,6 +129,7 @@ def raster_pdf(pages: Sequence[RasterPage], *, fonts: Fonts, title: str, creator
             height=area.height * MM,
             preserveAspectRatio=False,
         )
+        _draw_guides(canvas, page.guides, height)
         canvas.setFillColor(NOTE_COLOUR)
         canvas.setFont(fonts.regular, NOTE_SIZE)
         for note in page.notes:
@@ -98,3 +137,28 @@ def raster_pdf(pages: Sequence[RasterPage], *, fonts: Fonts, title: str, creator
         canvas.showPage()
     canvas.save()
     return buffer.getvalue()
+
+
+def _draw_guides(canvas: Canvas, guides: Sequence[Guide], page_height: float) -> None:
+    """The guides over the picture: washes first, so lines and marks stay dark on them."""
+
+    def at(point: tuple[float, float]) -> tuple[float, float]:
+        return point[0] * MM, page_height - point[1] * MM
+
+    canvas.saveState()
+    canvas.setFillColor(WASH)
+    for wash in (g for g in guides if isinstance(g, Wash)):
+        area = wash.area
+        canvas.rect(*at((area.left, area.bottom)), area.width * MM, area.height * MM, 0, 1)
+    canvas.setStrokeColor(GUIDE_COLOUR)
+    canvas.setLineWidth(GUIDE_WIDTH * MM)
+    canvas.setDash([CUT_DASH[0] * MM, CUT_DASH[1] * MM])
+    for line in (g for g in guides if isinstance(g, CutLine)):
+        canvas.line(*at(line.start), *at(line.end))
+    canvas.setDash()
+    for mark in (g for g in guides if isinstance(g, RegistrationMark)):
+        (x, y), arm = mark.centre, mark.radius
+        canvas.line(*at((x - arm, y)), *at((x + arm, y)))
+        canvas.line(*at((x, y - arm)), *at((x, y + arm)))
+        canvas.circle(*at((x, y)), arm * 0.6 * MM, 1, 0)
+    canvas.restoreState()

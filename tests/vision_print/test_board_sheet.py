@@ -73,9 +73,9 @@ def test_a_tall_board_turns_the_paper(board: Board) -> None:
 
 
 def test_unknown_paper_and_too_large_a_board(board: Board) -> None:
-    with pytest.raises(UserError, match=r"unknown paper 'A4' for the board \(known: A3, A2"):
-        board_paper("A4")
+    with pytest.raises(UserError, match=r"unknown paper 'A5' for the board \(known: A4, A3"):
+        board_paper("A5")
     huge = dataclasses.replace(board, width=board.width * 20, height=board.height * 20)
     with pytest.raises(UserError, match="use larger paper"):
         plan_board_sheet(huge, "Letter")
-    assert set(BOARD_PAPERS) == {"A3", "A2", "Letter", "Tabloid"}
+    assert set(BOARD_PAPERS) == {"A4", "A3", "A2", "Letter", "Tabloid"}

@@ -87,7 +87,8 @@ def test_the_pdf_page_shows_every_marker_in_place(
 @needs_pdftoppm
 def test_the_pdf_footer_says_how_to_print(tmp_path: Path, capsys: Output) -> None:
     out = tmp_path / "board.pdf"
-    assert main(["print", "board", "--paper", "letter", "--out", str(out), "--dpi", "50"]) == 0
+    argv = ["print", "board", "--paper", "letter", "--one-sheet", "--out", str(out)]
+    assert main([*argv, "--dpi", "50"]) == 0
     _, stderr = capsys.readouterr()
     assert stderr == (
         "companion: warning: Letter at 64 %: small, crystals up to ~6 mm (places print 9.0 mm "
@@ -116,7 +117,8 @@ def test_a_hand_made_board_and_another_deck(tmp_path: Path, capsys: Output) -> N
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--paper", "A4", "--out", "{tmp}/b.pdf"], "unknown paper 'A4' for the board"),
+        (["--paper", "A5", "--out", "{tmp}/b.pdf"], "unknown paper 'A5' for the board"),
+        (["--paper", "A4", "--out", "{tmp}/b.png"], "which one PNG cannot hold"),
         (["--out", "{tmp}/b.jpg"], "cannot write {tmp}/b.jpg: name a .pdf or a .png file"),
         (["--out", "{tmp}/none/b.pdf"], "cannot write {tmp}/none/b.pdf: no such directory"),
         (["--out", "{tmp}/b.pdf", "--dpi", "many"], "--dpi must be a whole number, not 'many'"),
@@ -146,7 +148,7 @@ def test_the_command_line_starts_without_opencv() -> None:
     result = subprocess.run(
         [sys.executable, "-c", code], check=True, capture_output=True, text=True
     )
-    assert "--paper A3|A2|Letter|Tabloid" in result.stdout
+    assert "--paper A4|A3|A2|Letter|Tabloid" in result.stdout
     assert result.stdout.splitlines()[-1] == "[]"
 
 
