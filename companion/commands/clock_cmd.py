@@ -12,7 +12,7 @@ import contextlib
 import threading
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,10 +42,9 @@ from companion.clock.runner import ClockRunner
 from companion.clock.terminal import clock_panel
 from companion.config import Config, load_config
 from companion.devices.buzzer import TerminalBell
-from companion.devices.keyboard import KeyboardButtons
+from companion.devices.keyboard import PLAYER_KEYS, KeyboardButtons
 from companion.errors import UserError
 
-PLAYER_KEYS = "123456"
 TICK_S = 0.05
 ADJUST_NS = 10 * NS_PER_S
 
@@ -83,6 +82,49 @@ def register(commands: Any) -> None:
         help="print a line per event instead of the live big-digit screen",
     )
     parser.set_defaults(run=run)
+    _read_controls_that_start_with_a_dash(parser)
+
+
+SHIELD = "\0"
+"""Put before a control that argparse would take for an option; no real argument holds it."""
+
+
+def _read_controls_that_start_with_a_dash(parser: argparse.ArgumentParser) -> None:
+    """Lets `-!30` (no game clock, 30 s a move) be a CONTROL as docs/clocks.md writes it.
+
+    argparse takes any word that starts with '-' for an option, and a positional cannot opt
+    out. So before this parser reads its words, a word that starts with '-' and then neither
+    a letter nor a '-' (no option does; '-5' is a number argparse already lets through) is
+    shielded so that it reads as a positional, and the shield comes off everything parsed.
+    The options, their order and --help are untouched.
+    """
+    parse_known_args = parser.parse_known_args
+
+    def shielded(
+        args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        words = None if args is None else [_shield(word) for word in args]
+        parsed, extras = parse_known_args(words, namespace)
+        for name, value in vars(parsed).items():
+            if isinstance(value, str):
+                setattr(parsed, name, _unshield(value))
+            elif isinstance(value, list):
+                setattr(parsed, name, [_unshield(v) if isinstance(v, str) else v for v in value])
+        return parsed, [_unshield(word) for word in extras]
+
+    # The subcommand's parser is made by argparse's subparsers action, so its parsing is
+    # wrapped here rather than in a subclass.
+    setattr(parser, "parse_known_args", shielded)  # noqa: B010
+
+
+def _shield(word: str) -> str:
+    if len(word) > 1 and word[0] == "-" and not (word[1].isalpha() or word[1] in "-.0123456789"):
+        return SHIELD + word
+    return word
+
+
+def _unshield(word: str) -> str:
+    return word.removeprefix(SHIELD)
 
 
 def build_runner(args: argparse.Namespace, now: Callable[[], int]) -> tuple[ClockRunner, list[str]]:

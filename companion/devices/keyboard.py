@@ -1,6 +1,6 @@
 """The simulated twin of the clock's buttons: keys on a terminal.
 
-keys = KeyboardButtons("az", on_press=presses.put)   # 'a' player 0, 'z' player 1
+keys = KeyboardButtons("12", on_press=presses.put)   # '1' player 0, '2' player 1
 keys.read_loop()                                     # until keys.stop()
 keys.feed("p")                                       # or feed keys directly (tests)
 """
@@ -19,8 +19,14 @@ from typing import TextIO
 from companion.devices.buttons import ButtonPress, ClockNs, OnPress, PressKind
 from companion.devices.closing import Closing
 
-DEFAULT_PLAYER_KEYS = "az"
-DEFAULT_PAUSE_KEYS = "p "
+PLAYER_KEYS = "123456"
+"""The clock's buttons on a keyboard: the digit i + 1 is player i's, in `companion clock` and
+in the app alike, so a player learns one set of keys."""
+PAUSE_KEYS = "p "
+"""p or space pauses and resumes, everywhere."""
+DEFAULT_PLAYER_KEYS = PLAYER_KEYS[:2]
+"""Two players: a clock that knows how many players it has takes that many of PLAYER_KEYS."""
+DEFAULT_PAUSE_KEYS = PAUSE_KEYS
 POLL_S = 0.1
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from companion.devices.buttons import ButtonPress
-from companion.devices.keyboard import KeyboardButtons
+from companion.devices.keyboard import PAUSE_KEYS, PLAYER_KEYS, KeyboardButtons
 from tests.devices.conftest import FakeClock
 
 
@@ -21,10 +21,11 @@ def _keyboard(**kwargs: Any) -> tuple[KeyboardButtons, list[ButtonPress]]:
     return KeyboardButtons(on_press=presses.append, clock_ns=FakeClock(42), **kwargs), presses
 
 
-def test_the_default_keys() -> None:
+def test_the_default_keys_are_the_clocks_digits() -> None:
+    assert (PLAYER_KEYS, PAUSE_KEYS) == ("123456", "p ")
     keys, presses = _keyboard()
-    assert keys.feed("a") == ButtonPress("player", 0, 42)
-    assert keys.feed("z") == ButtonPress("player", 1, 42)
+    assert keys.feed("1") == ButtonPress("player", 0, 42)
+    assert keys.feed("2") == ButtonPress("player", 1, 42)
     assert keys.feed("p") == ButtonPress("pause", None, 42)
     assert keys.feed(" ") == ButtonPress("pause", None, 42)
     assert [p.player for p in presses] == [0, 1, None, None]
@@ -56,9 +57,9 @@ def test_the_time_is_read_at_the_key() -> None:
     clock = FakeClock(5)
     presses: list[ButtonPress] = []
     keys = KeyboardButtons(on_press=presses.append, clock_ns=clock)
-    keys.feed("a")
+    keys.feed("1")
     clock.t_ns = 9
-    keys.feed("z")
+    keys.feed("2")
     assert [p.t_ns for p in presses] == [5, 9]
 
 
@@ -72,7 +73,7 @@ def test_ambiguous_keys_are_refused(keys: str, pause_keys: str) -> None:
 
 def test_read_loop_without_a_terminal_reads_lines() -> None:
     keys, presses = _keyboard()
-    keys.read_loop(io.StringIO("a\nz p\n\nxa\n"))
+    keys.read_loop(io.StringIO("1\n2 p\n\nx1\n"))
     assert [(p.kind, p.player) for p in presses] == [
         ("player", 0),
         ("player", 1),
@@ -90,7 +91,7 @@ def test_stop_ends_the_line_loop_at_once() -> None:
         keys.stop()
 
     keys = KeyboardButtons(on_press=on_press)
-    keys.read_loop(io.StringIO("azaz\naz\n"))
+    keys.read_loop(io.StringIO("1212\n12\n"))
     assert len(presses) == 1 and keys.stopped
 
 
@@ -98,7 +99,7 @@ def test_close_stops_and_a_stopped_keyboard_reads_nothing() -> None:
     with KeyboardButtons(on_press=lambda press: None) as keys:
         pass
     assert keys.stopped
-    keys.read_loop(io.StringIO("a\n"))
+    keys.read_loop(io.StringIO("1\n"))
 
 
 @pytest.fixture()
@@ -139,9 +140,9 @@ def test_read_loop_on_a_terminal_takes_keys_as_typed_and_restores_it(
         loop = threading.Thread(target=keys.read_loop, args=(stream,), kwargs={"poll_s": 0.01})
         loop.start()
         _wait_for(lambda: _in_cbreak(tty_fd))
-        os.write(main_fd, b"a")  # no Enter: cbreak mode delivers it at once
+        os.write(main_fd, b"1")  # no Enter: cbreak mode delivers it at once
         _wait_for(lambda: len(presses) == 1)
-        os.write(main_fd, "zé ".encode())
+        os.write(main_fd, "2é ".encode())
         _wait_for(lambda: len(presses) == 3)
         keys.stop()
         loop.join(timeout=5)
@@ -177,7 +178,7 @@ def test_the_terminal_is_restored_when_a_press_raises(terminal: tuple[int, int])
     loop = threading.Thread(target=run)
     loop.start()
     _wait_for(lambda: _in_cbreak(tty_fd))
-    os.write(main_fd, b"a")
+    os.write(main_fd, b"1")
     loop.join(timeout=5)
     assert not loop.is_alive()
     assert [str(e) for e in errors] == ["the clock broke"]
@@ -192,6 +193,6 @@ def test_stop_from_a_key_ends_the_terminal_loop(terminal: tuple[int, int]) -> No
         loop = threading.Thread(target=keys.read_loop, args=(stream,))
         loop.start()
         _wait_for(lambda: _in_cbreak(tty_fd))
-        os.write(main_fd, b"qa")  # 'a' arrives after the stop and is not fed
+        os.write(main_fd, b"q1")  # '1' arrives after the stop and is not fed
         loop.join(timeout=5)
     assert not loop.is_alive() and presses == []
