@@ -25,8 +25,10 @@ from dataclasses import dataclass, field
 from companion.camera_check import zone_name
 from companion.decks.model import Deck
 from companion.games.contract import TABLE, Action, IllegalAction
+from companion.games.memwars import events as E
 from companion.games.memwars.board_pieces import PieceColours, crystals_on_board
 from companion.games.memwars.decisions import Decision, decisions
+from companion.games.memwars.narrate import narrate
 from companion.games.memwars.scoring import score
 from companion.games.memwars.state import State
 from companion.games.memwars.table import TableAlert, TableCheck, changed_zones, check_table
@@ -114,6 +116,10 @@ class LiveView:
     check: CardCheck | None = None
     """Only while the table judges a card: its answers, for the verifier panel. Hidden
     information: the screen shows it only on request, and it is never logged or streamed."""
+    said: str = ""
+    """What the last move did, in plain words (the roll, who took which piece, whose turn
+    is lost, who won the quadrant): public events only, kept while the next decision is
+    asked."""
 
 
 Listener = Callable[[LiveView], None]
@@ -155,6 +161,7 @@ class LiveGame:
         self._listeners: list[Listener] = []
         self._table = _Table()
         self._message = ""
+        self._said = ""
         self._takeback: set[int] | None = None
         self._card_alert: AlertView | None = None
         """A card scanned that is not the one the rules expect: held until it is, or a
@@ -317,6 +324,7 @@ class LiveGame:
             takeback=self._takeback_view(),
             card_front=self._card_front(state),
             check=self._card_check(state),
+            said=self._said,
         )
 
     def _card_front(self, state: State) -> str:
@@ -406,6 +414,7 @@ class LiveGame:
 
     def _committed(self, note: Notification) -> None:
         self._message = ""
+        self._said = _said(note)
         self._card_alert = None  # the rules moved on: another card, or none, is expected
         if note.action.kind == "takeback":
             self._history = self._history[:-1]
@@ -446,6 +455,16 @@ class LiveGame:
             if seq:
                 history.append(self._scores(state))
         return history, state
+
+
+def _said(note: Notification) -> str:
+    """The move's events as sentences; whose move comes next is the prompt's to say. No card
+    names: which card lies where may be what a player must find."""
+    setup = note.state.setup
+    sentences = (
+        narrate(event, setup) for event in note.events if not isinstance(event, E.TurnStarted)
+    )
+    return " ".join(s for s in sentences if s)
 
 
 def _move_text(action: Mapping[str, object]) -> str:

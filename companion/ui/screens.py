@@ -115,13 +115,7 @@ CHOICE_ROWS: tuple[tuple[str, str, tuple[tuple[str, Any], ...]], ...] = (
     ("Game", "mode", tuple((m.capitalize(), m) for m in MODES)),
     ("Sides", "sides", (("2", 2), ("3", 3), ("4", 4))),
     ("Quadrants", "quadrants", tuple((str(n), n) for n in (1, 2, 3, 4))),
-    ("Depth", "depth", tuple((str(n), n) for n in (1, 2, 3))),
-    ("Topology", "topology", (("Flat", "flat"), ("Competitive", "competitive"))),
-    ("Centre x2", "centre_multipliers", (("No", False), ("Yes", True))),
-    ("Path", "path", tuple((p.capitalize(), p) for p in PATHS)),
-    ("Patterns", "patterns", (("Off", False), ("Bonus points", True))),
-    ("Handicap", "handicap", (("None", -1), ("P1 one deeper", 0), ("P2 one deeper", 1))),
-    ("Hybrid: Basic", "basic_side", (("Player 1", 0), ("Player 2", 1))),
+    # Most games are set with the rows above and the clock: all in view without scrolling.
     (
         "Clock",
         "time_control",
@@ -133,8 +127,16 @@ CHOICE_ROWS: tuple[tuple[str, str, tuple[tuple[str, Any], ...]], ...] = (
             for t in TIME_CONTROLS
         ),
     ),
+    ("Depth", "depth", tuple((str(n), n) for n in (1, 2, 3))),
+    ("Topology", "topology", (("Flat", "flat"), ("Competitive", "competitive"))),
+    ("Centre x2", "centre_multipliers", (("No", False), ("Yes", True))),
+    ("Path", "path", tuple((p.capitalize(), p) for p in PATHS)),
+    ("Patterns", "patterns", (("Off", False), ("Bonus points", True))),
+    ("Handicap", "handicap", (("None", -1), ("P1 one deeper", 0), ("P2 one deeper", 1))),
+    ("Hybrid: Basic", "basic_side", (("Player 1", 0), ("Player 2", 1))),
 )
-"""The wizard's rows: label, GameChoices field, (button text, value) for each option."""
+"""The wizard's rows, most used first: label, GameChoices field, (button text, value) for
+each option."""
 
 
 def deck_options(configured: str) -> tuple[tuple[str, str], ...]:
@@ -339,6 +341,8 @@ class LiveScreen(AppScreen):
     has_check = BooleanProperty(False)
     """The table is judging a card: the verifier panel can show its answers."""
     card_text = StringProperty("")
+    said = StringProperty("")
+    """What the last move did, in plain words."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -358,6 +362,7 @@ class LiveScreen(AppScreen):
         if view.camera.startswith("lost"):
             self.alerts = (self.alerts + "\n" if self.alerts else "") + "Camera " + view.camera
         self.message = view.message
+        self.said = view.said
         self.card_front = view.card_front
         self.held = view.held
         self.has_check = view.check is not None
@@ -404,28 +409,23 @@ class LiveScreen(AppScreen):
             grid.add_widget(self._choice("No", "refuse", danger=True))
             return
         for button in view.buttons:
-            widget = Button(
-                text=button.label,
-                font_size="18sp",
-                size_hint_y=None,
-                height="54dp",
-                background_normal="",
-                background_color=(0.72, 0.22, 0.2, 1) if button.danger else (0.2, 0.42, 0.72, 1),
-                disabled=view.held,
-            )
-            widget.decision = button.key
-            widget.bind(on_release=self._decider(button.key))
+            widget = self._choice(button.label, button.key, button.danger)
+            widget.disabled = view.held
             grid.add_widget(widget)
 
     def _choice(self, text: str, key: str, danger: bool = False) -> Button:
         widget = Button(
             text=text,
-            font_size="18sp",
+            font_size="17sp",
             size_hint_y=None,
             height="54dp",
+            halign="center",
+            valign="middle",
             background_normal="",
             background_color=(0.72, 0.22, 0.2, 1) if danger else (0.2, 0.42, 0.72, 1),
         )
+        # Two to a row, a long label ("Claim right, challenge wrong") wraps.
+        widget.bind(size=lambda button, size: setattr(button, "text_size", size))
         widget.decision = key
         widget.bind(on_release=self._decider(key))
         return widget

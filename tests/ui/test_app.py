@@ -429,7 +429,7 @@ def test_settings_are_edited_checked_and_saved(screen: Screen, tmp_path: Path) -
     screen.tap(settings.ids.save)
     assert settings.result.startswith("Not saved:") and "players" in settings.result
     assert not path.exists()
-    inputs[("pins", "players")].text = "5, 6"
+    inputs[("pins", "players")].text = "23, 24"
     inputs[("game", "board_id")].text = "club-3"
     inputs[("broker", "url")].text = "mqtt://broker.lan:1883"
     screen.tap(settings.ids.save)
@@ -438,7 +438,7 @@ def test_settings_are_edited_checked_and_saved(screen: Screen, tmp_path: Path) -
     assert (saved.game.board_id, saved.broker.url, saved.pins.players) == (
         "club-3",
         "mqtt://broker.lan:1883",
-        [5, 6],
+        [23, 24],
     )
     screen.shot("settings")
 
