@@ -48,3 +48,12 @@ def test_the_app_with_no_screen_says_so_in_one_line(
     assert main(["app"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("companion: error: no screen to draw on") and err.count("\n") == 1
+
+
+def test_table_work_the_rules_ask_for_is_not_news_to_spectators() -> None:
+    stream = Stream()
+    _stream_alerts(
+        stream,
+        (AlertView("14", "place 14: the rules put a blue crystal here (MW-SM1)", "MW-SM1", True),),
+    )
+    assert stream.sent == []

@@ -154,10 +154,14 @@ class AlertSink(Protocol):
 
 def _stream_alerts(stream: AlertSink | None, alerts: tuple[AlertView, ...]) -> None:
     """The table's alerts on the stream's alert topic: places, colours and rules are public;
-    a wrong card is said without naming the card expected (it could give a place away)."""
+    a wrong card is said without naming the card expected (it could give a place away).
+    Table work the rules ask for (the companion's crystal still to be laid, a captured one
+    to take off) is no news to spectators: it is left off."""
     if stream is None:
         return
     for alert in alerts:
+        if alert.put_right:
+            continue
         if alert.zone == "card":
             stream.alert("a card that is not the one expected was shown", "warning", alert.rule)
         elif alert.zone == "camera":

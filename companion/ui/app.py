@@ -99,16 +99,22 @@ class CompanionApp(App):
         """Called once, with no arguments, when the window has drawn its first frame."""
 
     def notify(self, text: str) -> None:
-        """A message over whatever screen is up, until it is touched."""
+        """A message over whatever screen is up, until Close (or a touch outside it)."""
+        from kivy.uix.boxlayout import BoxLayout
+        from kivy.uix.button import Button
         from kivy.uix.label import Label
         from kivy.uix.popup import Popup
 
-        label = Label(text=text, font_size="18sp", halign="center")
+        label = Label(text=text, font_size="18sp", halign="center", valign="middle")
         label.bind(size=lambda widget, size: setattr(widget, "text_size", size))
+        close = Button(text="Close", font_size="18sp", size_hint_y=None, height="50dp")
+        content = BoxLayout(orientation="vertical", spacing="8dp")
+        content.add_widget(label)
+        content.add_widget(close)
         popup = Popup(
-            title="The companion says", content=label, size_hint=(0.8, 0.5), auto_dismiss=True
+            title="The companion says", content=content, size_hint=(0.8, 0.6), auto_dismiss=True
         )
-        popup.bind(on_touch_down=lambda *_: popup.dismiss())
+        close.bind(on_release=lambda *_: popup.dismiss())
         popup.open()
         self.notices.append(text)
 
@@ -249,6 +255,14 @@ class CompanionApp(App):
             self.controller.show_lights(self.lights)
 
 
+UNEXPECTED = (
+    "Something went wrong inside the companion. The game is safe: every move is kept. "
+    "Try again; if it happens again, restart the companion and resume the game (the log "
+    "has the details)."
+)
+"""What a person is told of an error nobody foresaw: what to do, not a Python name."""
+
+
 class _Shown(ExceptionHandler):
     """What goes wrong behind a touch is said on the screen, and the app goes on: a
     UserError (a bad deck, a camera that will not open) in its own words, anything else
@@ -265,5 +279,5 @@ class _Shown(ExceptionHandler):
             self.app.notify(str(inst))
         else:
             log.error("the app hit an unexpected error", exc_info=inst)
-            self.app.notify(f"Unexpected error: {type(inst).__name__}: {inst}")
+            self.app.notify(UNEXPECTED)
         return ExceptionManager.PASS

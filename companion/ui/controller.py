@@ -667,7 +667,7 @@ class Controller:
         )
 
     def key(self, char: str) -> bool:
-        """A key typed on the app's keyboard: the clock's buttons ('a', 'z', ... one per
+        """A key typed on the app's keyboard: the clock's buttons ('1', '2', ... one per
         side, 'p' or space to pause), as on `companion clock --keys`. True when it was one."""
         if self.game is None or self.game.clock is None or not char:
             return False

@@ -156,7 +156,8 @@ def test_an_unknown_protocol_in_the_configuration_is_one_line(
 ) -> None:
     no_user_config.write_text('[reader]\nport = "loop://"\nprotocol = "acr122"\n')
     assert main(["reader", "listen"]) == 2
-    assert "reader.protocol must be one of rdm6300, pn532, pico, not 'acr122'" in capsys.readouterr().err
+    refused = "reader.protocol must be one of rdm6300, pn532, pico, not 'acr122'"
+    assert refused in capsys.readouterr().err
 
 
 # ---- detect -----------------------------------------------------------------------------------

@@ -118,6 +118,12 @@ class Screen:
         assert found, f"no {text!r} on {self.current}"
         self.tap(found[0])
 
+    def tap_text_in(self, widget: Any, text: str) -> None:
+        """Taps the button inside `widget` (a popup, say) that reads `text`."""
+        found = [w for w in widget.walk() if getattr(w, "text", None) == text]
+        assert found, f"no {text!r} in {widget}"
+        self.tap(found[0])
+
     def decide(self, key: str, place: int = 0) -> None:
         """Taps the place (when given) on the board, then the decision's button."""
         live = self.screen("live")

@@ -486,13 +486,25 @@ def test_what_goes_wrong_behind_a_touch_is_said_and_the_app_goes_on(screen: Scre
     from kivy.base import ExceptionManager
 
     from companion.errors import UserError
-    from companion.ui.app import _Shown
+    from companion.ui.app import UNEXPECTED, _Shown
 
     (handler,) = [h for h in ExceptionManager.handlers if isinstance(h, _Shown)]
     assert handler.handle_exception(UserError("no deck called 'nope'")) == ExceptionManager.PASS
     assert handler.handle_exception(RuntimeError("boom")) == ExceptionManager.PASS
-    assert screen.app.notices == ["no deck called 'nope'", "Unexpected error: RuntimeError: boom"]
+    assert screen.app.notices == ["no deck called 'nope'", UNEXPECTED]
+    assert "RuntimeError" not in screen.app.notices[1]
     screen.shot("notice")
+    # The popup closes with its button.
+    from kivy.core.window import Window
+    from kivy.uix.popup import Popup
+
+    popups = [w for w in Window.children if isinstance(w, Popup)]
+    assert popups
+    screen.tap_text_in(popups[0], "Close")
+    assert screen.until(
+        lambda: len([w for w in Window.children if isinstance(w, Popup)]) == len(popups) - 1,
+        timeout=10,
+    )
     assert handler.handle_exception(KeyboardInterrupt()) == ExceptionManager.RAISE
 
 
