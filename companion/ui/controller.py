@@ -17,7 +17,8 @@ from __future__ import annotations
 import logging
 import secrets
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -248,7 +249,8 @@ class Controller:
             )
         except BadSetup as err:
             raise ValueError(f"cannot set up this game: {err}") from None
-        return self._take_up(referee, opponent_side=count - 1 if opponent else -1)
+        with self._forgotten_if_not_taken_up(referee):
+            return self._take_up(referee, opponent_side=count - 1 if opponent else -1)
 
     def start_mem(self, choices: MemChoices) -> MemPlay:
         """A new MeM game: dealt from the choices' seed, or from a random one."""
@@ -260,7 +262,19 @@ class Controller:
             )
         except BadSetup as err:
             raise ValueError(f"cannot set up this game: {err}") from None
-        return self._take_up_mem(referee)
+        with self._forgotten_if_not_taken_up(referee):
+            return self._take_up_mem(referee)
+
+    @contextmanager
+    def _forgotten_if_not_taken_up(self, referee: Referee) -> Iterator[None]:
+        """A new game that cannot be taken up (a device that fails, say) is deleted again:
+        Home must not offer to resume a game that never began."""
+        try:
+            yield
+        except BaseException:
+            self.close()
+            self.store.delete_game(referee.game_id)
+            raise
 
     def resume(self, game_id: int) -> LiveGame | MemPlay:
         referee = Referee.resume(self.store, game_id)

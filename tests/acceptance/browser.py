@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+import time
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -74,3 +75,12 @@ class Phone:
             self._scratch.cleanup()
         if kind is None:
             assert not self.errors, f"script errors on the phone's pages: {self.errors}"
+
+
+def clock_runs(page: Any) -> bool:
+    """Whether a side's clock on the page counts down."""
+    page.wait_for_selector(".side.has-clock .clock", timeout=20_000)
+    before = [c.inner_text() for c in page.query_selector_all(".side.has-clock .clock")]
+    time.sleep(1.5)
+    after = [c.inner_text() for c in page.query_selector_all(".side.has-clock .clock")]
+    return before != after

@@ -191,6 +191,26 @@ class Twin:
         self.catch_up()
         return True
 
+    def decide(self, key: str, place: int = 0, *, tries: int = 10) -> None:
+        """Clicks the place (when given) and the decision's button on the real window until
+        the real app commits the decision (a click can miss while an alert holds the game,
+        as a finger's would); then catches up."""
+        for _ in range(tries):
+            before = self.referee.seq
+            if place:
+                self.real.click(self.place(place))
+            self.real.click(self.button(key))
+            if self.took(before, 8):
+                return
+        seen = self.real.shot(self.real.data / "not-taken.png")
+        raise AssertionError(f"the app did not take {key!r} in {tries} tries (the window: {seen})")
+
+    def same_setup_as(self, header: dict[str, Any]) -> bool:
+        """Whether the twin's game was set up as the real one was."""
+        store = self.referee.store
+        mine = store.header(self.referee.game_id)
+        return dict(mine.setup) == dict(header["setup"])
+
 
 def python_module(*args: str) -> list[str]:
     return [sys.executable, "-m", "companion", *args]

@@ -11,7 +11,7 @@ from typing import Any
 
 from companion.ui.controller import CHALLENGE_COLOUR, GameChoices
 
-from .browser import Phone
+from .browser import Phone, clock_runs
 from .product import RealApp, Twin, centre, python_module
 from .room import Room
 
@@ -104,7 +104,7 @@ def _play_to_the_end(
 ) -> set[str]:
     """The person's side of the game, by clicks; the companion plays its own side. Returns
     the kinds of action committed."""
-    laid_on_table = False
+    laid_on_table = challenged = False
     clock_seen = verdict_seen = False
     misses = 0
     deadline = time.monotonic() + 300
@@ -130,7 +130,7 @@ def _play_to_the_end(
             }
             page = phone.pages["make-run-page"]
             page.wait_for_selector(f'#board [data-place="{place}"] .crystal', timeout=20_000)
-            clock_seen = _clock_runs(page)
+            clock_seen = clock_runs(page)
             phone.shot(page, "make-run-page-claim")
             real.shot(shots / "make-run-claim.png")
             continue
@@ -140,7 +140,8 @@ def _play_to_the_end(
         elif "judge-rr" in keys:
             key = "judge-rw"
         elif "decline" in keys:
-            key = "decline"  # the companion's challenges bring the verdicts
+            # One challenge of the person's own; then the companion's bring the verdicts.
+            key = "decline" if challenged else "challenge"
         elif "north-top" in keys:
             key = "north-top"
         else:
@@ -148,6 +149,7 @@ def _play_to_the_end(
         real.click(twin.button(key))
         if twin.took(before, 8):
             misses = 0
+            challenged = challenged or key == "challenge"
         else:
             misses += 1
             real.shot(shots / f"miss-{misses}.png")
@@ -181,12 +183,3 @@ def _lay(
     real.click(twin.place(place))
     twin.wait_for_more(before, 60, what)
     real.click(table["toggle"])
-
-
-def _clock_runs(page: Any) -> bool:
-    """Whether a side's clock on the page counts down."""
-    page.wait_for_selector(".side.has-clock .clock", timeout=20_000)
-    before = [c.inner_text() for c in page.query_selector_all(".side.has-clock .clock")]
-    time.sleep(1.5)
-    after = [c.inner_text() for c in page.query_selector_all(".side.has-clock .clock")]
-    return before != after
