@@ -95,14 +95,7 @@ class BoardSheet:
 
     def warning(self) -> str | None:
         """One line when the places print too small for the board's crystals, else None."""
-        if self.crystals_fit:
-            return None
-        largest = round(self.largest_crystal * 2) / 2
-        return (
-            f"{self.label}: small, crystals up to ~{largest:g} mm (places print "
-            f"{self.place_diameter:.1f} mm across; the board is drawn for "
-            f"{self.crystal_diameter:g} mm crystals)"
-        )
+        return small_places_warning(self.label, self.place_diameter, self.crystal_diameter)
 
 
 def board_paper(name: str, *, portrait: bool = False) -> PaperSheet:
@@ -142,4 +135,17 @@ def plan_board_sheet(board: Board, paper_name: str) -> BoardSheet:
         footer_baseline=drawing.bottom + FOOTER_DROP,
         place_diameter=2 * board.place_radius * scale,
         crystal_diameter=board.crystal_diameter,
+    )
+
+
+def small_places_warning(where: str, place_diameter: float, crystal_diameter: float) -> str | None:
+    """One line when places printed `place_diameter` across are too small for the board's
+    crystals, else None; `where` names the print ("A4 at 87 %")."""
+    largest = place_diameter / CRYSTAL_ROOM
+    if largest >= crystal_diameter:
+        return None
+    return (
+        f"{where}: small, crystals up to ~{round(largest * 2) / 2:g} mm (places print "
+        f"{place_diameter:.1f} mm across; the board is drawn for {crystal_diameter:g} mm "
+        "crystals)"
     )

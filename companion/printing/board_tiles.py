@@ -38,6 +38,7 @@ from companion.printing.board_sheet import (
     PaperSheet,
     board_paper,
     plan_board_sheet,
+    small_places_warning,
 )
 from vision.geometry import Board, Point
 
@@ -119,13 +120,8 @@ class TiledBoard:
         return self.largest_crystal >= self.crystal_diameter
 
     def warning(self) -> str | None:
-        if self.crystals_fit:
-            return None
-        largest = round(self.largest_crystal * 2) / 2
-        return (
-            f"{self.label} on {self.sheets} sheets: small, crystals up to ~{largest:g} mm "
-            f"(places print {self.place_diameter:.1f} mm across; the board is drawn for "
-            f"{self.crystal_diameter:g} mm crystals)"
+        return small_places_warning(
+            f"{self.label} on {self.sheets} sheets", self.place_diameter, self.crystal_diameter
         )
 
 
