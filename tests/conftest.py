@@ -58,6 +58,12 @@ def _private_user_directories(
 
 
 @pytest.fixture()
+def data_dir(tmp_path: Path) -> Path:
+    """The test's own user data directory (COMPANION_DATA), not created yet."""
+    return tmp_path / "data"
+
+
+@pytest.fixture()
 def game_store(tmp_path: Path) -> Iterator[Store]:
     """A fresh, open games store in a temporary directory."""
     with Store.open(tmp_path / "games.sqlite3") as store:

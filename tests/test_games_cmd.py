@@ -30,14 +30,6 @@ class Terminal(io.StringIO):
         return True
 
 
-@pytest.fixture()
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """COMPANION_DATA in a temporary directory, and no configuration file."""
-    monkeypatch.setenv("COMPANION_DATA", str(tmp_path / "data"))
-    monkeypatch.setenv("COMPANION_CONFIG", str(tmp_path / "absent.toml"))
-    return tmp_path / "data"
-
-
 def played_store(data_dir: Path) -> Path:
     """Game 1 finished, game 2 three actions in (untitled), game 3 named sides, no actions."""
     path = data_dir / "games.sqlite3"

@@ -360,14 +360,6 @@ def test_load_game_reports_an_action_that_no_longer_replays(game_store: Store) -
 # -- companion games list|show|export ---------------------------------------------------
 
 
-@pytest.fixture()
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """COMPANION_DATA in a temporary directory, and no configuration file."""
-    monkeypatch.setenv("COMPANION_DATA", str(tmp_path / "data"))
-    monkeypatch.setenv("COMPANION_CONFIG", str(tmp_path / "absent.toml"))
-    return tmp_path / "data"
-
-
 def played_store(data_dir: Path) -> Path:
     path = data_dir / "games.sqlite3"
     with Store.open(path) as store:

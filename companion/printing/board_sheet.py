@@ -85,13 +85,9 @@ class BoardSheet:
         return f"{self.paper.name} at {self.percent} %"
 
     @property
-    def largest_crystal(self) -> float:
-        """The widest crystal the printed places take, in millimetres."""
-        return self.place_diameter / CRYSTAL_ROOM
-
-    @property
     def crystals_fit(self) -> bool:
-        return self.largest_crystal >= self.crystal_diameter
+        """Whether the printed places take the board's crystals."""
+        return self.warning() is None
 
     def warning(self) -> str | None:
         """One line when the places print too small for the board's crystals, else None."""

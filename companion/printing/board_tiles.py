@@ -29,7 +29,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from companion.printing.board_sheet import (
-    CRYSTAL_ROOM,
     FOOTER_DROP,
     MARGIN,
     SMALLEST_PERCENT,
@@ -112,12 +111,9 @@ class TiledBoard:
         return f"{self.paper.name} at {self.percent} %"
 
     @property
-    def largest_crystal(self) -> float:
-        return self.place_diameter / CRYSTAL_ROOM
-
-    @property
     def crystals_fit(self) -> bool:
-        return self.largest_crystal >= self.crystal_diameter
+        """Whether the printed places take the board's crystals."""
+        return self.warning() is None
 
     def warning(self) -> str | None:
         return small_places_warning(
