@@ -298,6 +298,53 @@ def test_the_wall_shows_every_board_and_standings(
     page.screenshot(path=str(shots / "wall.png"))
 
 
+def standings(page: Any) -> dict[str, list[str]]:
+    rows = page.eval_on_selector_all(
+        "#standings tbody tr",
+        "rows => rows.map(r => [...r.cells].slice(1).map(c => c.textContent))",
+    )
+    return {row[0]: row[1:] for row in rows}
+
+
+def wait_for_games(page: Any, count: int) -> None:
+    """Until the top row of the standings counts `count` games."""
+    page.wait_for_function(
+        "n => document.querySelector('#standings td.games')?.textContent === String(n)", arg=count
+    )
+
+
+def test_the_walls_standings_outlive_a_reload_until_started_afresh(
+    page: Any, display: Any, publisher: Publisher, board_id: str
+) -> None:
+    prefix = f"wall-{board_id}"
+    over = Game(names=("Chen", "Dana"), seed=5, game_id=9)
+    over.play_to_end()
+    winner = over.names[over.view()["outcome"]["winners"][0]]
+    publisher.send(f"{prefix}/table-2/state", over.state_payload("table-2"), retain=True)
+    wall = f"{display.url}wall?prefix={quote(prefix)}"
+    page.goto(wall)
+    page.wait_for_selector(f'#standings tr[data-name="{winner}"]')
+    # The next game at the same table replaces the retained state: the finished one is
+    # only in what the wall saw.
+    following = Game(names=("Chen", "Dana"), seed=6, game_id=10)
+    following.claim()
+    publisher.send(f"{prefix}/table-2/state", following.state_payload("table-2"), retain=True)
+    wait_for_games(page, 2)
+
+    page.reload()
+    page.wait_for_selector('.card[data-board="table-2"]')
+    wait_for_games(page, 2)
+    assert standings(page)[winner][:2] == ["2", "1"]
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#afresh")
+    wait_for_games(page, 1)
+    assert {row[:2] for row in map(tuple, standings(page).values())} == {("1", "0")}
+    page.reload()
+    page.wait_for_selector('.card[data-board="table-2"]')
+    assert {row[:2] for row in map(tuple, standings(page).values())} == {("1", "0")}
+
+
 # -- the JavaScript matches the Python --------------------------------------------------------
 
 

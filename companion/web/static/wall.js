@@ -1,9 +1,12 @@
 // The tournament wall (/wall): every board under the prefix as a card, and standings.
 //
 // Subscribes to <prefix>/+/state (retained), <prefix>/+/status and <prefix>/+/clock.
-// Standings count every game the wall has seen since it opened, keyed by board and game id,
-// by side name: games, wins (finished games only; a shared win counts for each winner) and
-// points (the score totals of those games, summed). Sorted by wins, then points, then name.
+// Standings count every game the wall has seen, keyed by board and game id, by side name:
+// games, wins (finished games only; a shared win counts for each winner) and points (the
+// score totals of those games, summed). Sorted by wins, then points, then name. A board's
+// retained state is only its current game, so the games seen are kept in this browser's
+// storage (one record per broker and prefix): a reload, or a wall PC restarted mid-event,
+// keeps the standings. "Start afresh" forgets them.
 
 import {
   LiveClock,
@@ -24,14 +27,25 @@ import { MqttClient } from "./mqtt-ws.js";
 
 const settings = await loadSettings();
 const boards = new Map(); // board id -> {state, status, clock, card}
-const games = new Map(); // "board#game_id" -> {names, totals, winners, over}
+const games = loadGames(); // "board#game_id" -> {names, totals, winners, over}
 const ui = {
   cards: document.getElementById("cards"),
   waiting: document.getElementById("waiting"),
   standings: document.querySelector("#standings tbody"),
   status: document.getElementById("status"),
   meta: document.getElementById("meta"),
+  afresh: document.getElementById("afresh"),
 };
+renderStandings();
+ui.afresh.addEventListener("click", () => {
+  if (!window.confirm("Forget every game on these standings? The boards' current games stay.")) {
+    return;
+  }
+  games.clear();
+  for (const entry of boards.values()) if (entry.state) recordGame(entry.id, entry.state);
+  saveGames();
+  renderStandings();
+});
 let broker = "connecting";
 let failed = false;
 
@@ -220,6 +234,41 @@ setInterval(() => {
 
 // -- standings -------------------------------------------------------------------------------
 
+function storageKey() {
+  return `companion.wall.standings:${settings.broker}|${settings.prefix}`;
+}
+
+function loadGames() {
+  const found = new Map();
+  let saved = null;
+  try {
+    saved = JSON.parse(window.localStorage.getItem(storageKey()) || "null");
+  } catch {
+    saved = null; // storage refused (a private window) or damaged: start empty
+  }
+  if (!saved || typeof saved !== "object") return found;
+  for (const [key, game] of Object.entries(saved)) {
+    if (!game || !Array.isArray(game.names) || !Array.isArray(game.totals)) continue;
+    found.set(key, {
+      names: game.names.map((name) => String(name)),
+      totals: game.totals.map((total) => (typeof total === "number" ? total : 0)),
+      winners: new Set(Array.isArray(game.winners) ? game.winners : []),
+      over: Boolean(game.over),
+    });
+  }
+  return found;
+}
+
+function saveGames() {
+  const plain = {};
+  for (const [key, game] of games) plain[key] = { ...game, winners: [...game.winners] };
+  try {
+    window.localStorage.setItem(storageKey(), JSON.stringify(plain));
+  } catch {
+    // storage full or refused: the standings still hold until the page closes
+  }
+}
+
 function recordGame(id, state) {
   const view = state.view || {};
   const sides = sidesOf(state);
@@ -234,6 +283,7 @@ function recordGame(id, state) {
     winners: new Set(winners),
     over: Boolean(view.outcome),
   });
+  saveGames();
 }
 
 function renderStandings() {
