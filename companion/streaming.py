@@ -2,7 +2,7 @@
 publisher and the display page, for as long as a `with` block lasts.
 
     with Streaming(config, display_port=8080) as streaming:
-        put_down = streaming.attach(GameParts(referee=referee, clock=clock, scans=desk))
+        put_down = streaming.attach(parts_of(referee, reading))
         ...
         put_down()
 

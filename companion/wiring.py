@@ -1,12 +1,13 @@
 """The seams between a game and what serves it: the parts a game is taken up with, handed
 across every callback by name.
 
-`app`, `run` and `simulate` each build a game's referee, and with it (when the game has them)
-its clock and its card-scan desk; whatever serves the game (the stream, say) is given the
-lot as one `GameParts`, so that no caller can hand a clock where scans are expected.
+`app`, `run` and `simulate` each start or resume a game's referee and open its card reader
+(companion/card_reading.py); `parts_of` adds the game's clock, and whatever serves the game
+(the stream, say) is given the lot as one `GameParts`, so that no caller can hand a clock
+where scans are expected.
 
     def stream(parts: GameParts) -> Callable[[], None]: ...   # an OnGame
-    put_down = stream(GameParts(referee=referee, clock=clock, scans=desk))
+    put_down = stream(parts_of(referee, reading))
     ...
     put_down()
 """
@@ -17,8 +18,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from companion.clock.game import GameClock
+
 if TYPE_CHECKING:
-    from companion.clock.game import GameClock
+    from companion.card_reading import CardReading
     from companion.observations import ScanDesk
     from companion.session import Referee
 
@@ -39,3 +42,13 @@ PutDown = Callable[[], None]
 
 OnGame = Callable[["GameParts"], PutDown]
 """Called with each game taken up; returns what to call when it is put down."""
+
+
+def parts_of(referee: Referee, reading: CardReading | None = None) -> GameParts:
+    """The parts of the referee's game: its clock (rebuilt from the store, when the game is
+    timed) and the desk of its card reader, when it has one."""
+    return GameParts(
+        referee=referee,
+        clock=GameClock.attach(referee),
+        scans=reading.desk if reading is not None else None,
+    )

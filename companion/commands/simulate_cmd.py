@@ -13,6 +13,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
+from companion.card_reading import CardReading, EmulatedReader
 from companion.config import load_config
 from companion.decks import find_deck
 from companion.errors import UserError
@@ -24,7 +25,7 @@ from companion.render import print_summary
 from companion.session import Referee
 from companion.simulated_camera import HANDS, CameraSettings, Filmed, SimulatedCamera
 from companion.store import Store
-from companion.wiring import GameParts, OnGame
+from companion.wiring import OnGame, parts_of
 
 DEFAULT_SEED = 16
 MODES = ("standard", "basic", "hybrid", "review", "study")
@@ -169,8 +170,8 @@ def run(args: argparse.Namespace, attach: OnGame | None = None) -> int:
                 raise UserError(f"cannot set up the game: {err}") from None
             recalls = args.recall[: len(setup["sides"])]
             table = SimulatedTable(referee.state.setup, recalls, args.seed)
-            scanner = _Scanner(args.reader, referee, deck.id, args.seed) if args.reader else None
-            parts = GameParts(referee=referee, scans=scanner.desk if scanner else None)
+            scanner = _Scanner(args.reader, referee, args.seed) if args.reader else None
+            parts = parts_of(referee, scanner.reading if scanner else None)
             detach = attach(parts) if attach else None
             camera = _start_camera(args, len(setup["sides"]), console) if args.camera else None
             if not args.quiet:
@@ -214,48 +215,40 @@ class _Scanner:
     """Lays each card the rules ask for on an emulated reader; now and then the wrong card
     first, as a hurried presenter would, to show that it is reported and not taken."""
 
-    def __init__(self, protocol: str, referee: Referee, deck_id: str, seed: int) -> None:
-        from companion.devices.cardreader.ptypair import PtyPairError
-        from companion.devices.cardreader.simulated import SimulatedReader
-        from companion.observations import ScanDesk
-
-        try:
-            self.reader = SimulatedReader(protocol, (c.number for c in referee.state.setup.cards))
-        except PtyPairError as err:
-            raise UserError(
-                f"the emulated card reader needs socat ({err}); `make run` "
-                "installs it, or: sudo apt-get install socat"
-            ) from None
-        self.desk = ScanDesk(referee, deck_id, self.reader.lookup(deck_id))
+    def __init__(self, protocol: str, referee: Referee, seed: int) -> None:
+        self.reading = CardReading.open(EmulatedReader(protocol=protocol), referee)
+        self.desk = self.reading.desk
+        self.protocol = protocol
+        self.tags = self.reading.emulated.tags if self.reading.emulated is not None else {}
         self.rng = random.Random(f"scanner:{seed}")
         self.scans = 0
         self.refused = 0
 
     def scan(self, cards: tuple[int, ...]) -> list[str]:
         lines = []
-        others = [c for c in self.reader.tags if c not in cards]
+        others = [c for c in self.tags if c not in cards]
         wanted = [cards[0]]
         if others and self.rng.random() < 0.15:
             wanted.insert(0, self.rng.choice(others))
         for card in wanted:
-            event = self.reader.scan(card)
+            event = self.reading.lay(card)
             if event is None:
                 lines.append(f"reader: card {card} was not seen")
                 continue
             verdict = self.desk.scanned(event)
             self.scans += 1
             self.refused += not verdict.accepted
-            lines.append(f"{self.reader.protocol} reader: {verdict.message}")
+            lines.append(f"{self.protocol} reader: {verdict.message}")
         return lines
 
     def report(self) -> str:
         return (
-            f"Card reader ({self.reader.protocol}, emulated): {self.scans} scans, "
+            f"Card reader ({self.protocol}, emulated): {self.scans} scans, "
             f"{self.refused} refused as not the card expected."
         )
 
     def close(self) -> None:
-        self.reader.close()
+        self.reading.close()
 
 
 def _start_camera(args: argparse.Namespace, sides: int, console: Console) -> SimulatedCamera | None:

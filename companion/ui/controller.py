@@ -26,6 +26,13 @@ from typing import Any
 from companion.camera_setup import BOARDS as CAMERA_BOARDS
 from companion.camera_setup import CameraSetup, mem_board_file
 from companion.camera_watch import CameraWatch
+from companion.card_reading import (
+    CardReading,
+    EmulatedReader,
+    ReaderChoice,
+    ReaderUnavailable,
+    SerialReader,
+)
 from companion.clock.display import format_time
 from companion.clock.game import GameClock
 from companion.config import Config
@@ -49,7 +56,7 @@ from companion.ui.enrolling import Enrolling
 from companion.ui.mem_choices import MemChoices, hints_allowed, mem_setup_for, mem_title, new_seed
 from companion.ui.mem_play import MemPlay
 from companion.virtual_table import VirtualTable
-from companion.wiring import GameParts, OnGame
+from companion.wiring import OnGame, parts_of
 
 log = logging.getLogger(__name__)
 
@@ -199,8 +206,8 @@ class Controller:
         self.camera_spec: str | None = None
         """A real camera (`companion app --camera SPEC`): it watches every game."""
         self.watch: CameraWatch | None = None
-        self.reader: Any = None
-        self.desk: ScanDesk | None = None
+        self.reading: CardReading | None = None
+        """The game's card reader and scan desk, while a game with one is played."""
         self.reader_port = ""
         """A real card reader: [reader] port and protocol (`companion app` uses it when the
         port is set)."""
@@ -303,7 +310,7 @@ class Controller:
             self._watch_mem(play, self.camera_spec)
         if self.on_game is not None:
             # Streamed like any game; MeM has no clock and no cards.
-            self._put_down = self.on_game(GameParts(referee=referee))
+            self._put_down = self.on_game(parts_of(referee))
         return self.mem
 
     def _take_up(self, referee: Referee, opponent_side: int) -> LiveGame:
@@ -326,12 +333,10 @@ class Controller:
         if opponent_side >= 0:
             recalls = tuple(OPPONENT_RECALL for _ in setup.sides)
             table = SimulatedTable(setup, recalls, seed=setup.seed)
-        game_clock = GameClock.attach(referee)
-        self.game = _Game(live, game_clock, table, opponent_side)
+        parts = parts_of(referee, self.reading)
+        self.game = _Game(live, parts.clock, table, opponent_side)
         if self.on_game is not None:
-            self._put_down = self.on_game(
-                GameParts(referee=referee, clock=game_clock, scans=self.desk)
-            )
+            self._put_down = self.on_game(parts)
         return live
 
     def _lay_table(self, live: LiveGame, colours: PieceColours) -> None:
@@ -403,60 +408,50 @@ class Controller:
         if self.mem_table is not None:
             self.mem_table.tap(square)
 
-    def _open_reader(self, live: LiveGame, referee: Referee) -> None:
-        """The card reader: an emulated one on the simulated table (any card can be scanned
-        from the screen), the configured one when [reader] port is set, or none."""
-        deck_id = str(self.store.header(referee.game_id).deck.get("id", ""))
-        lookup: Any
+    def _reader_choice(self) -> ReaderChoice | None:
+        """The emulated reader on the simulated table, the configured one when [reader] port
+        is set, or none."""
         if self.virtual_table:
-            from companion.devices.cardreader.ptypair import PtyPairError
-            from companion.devices.cardreader.simulated import SimulatedReader
-
-            cards = [c.number for c in referee.state.setup.cards]
-            try:
-                self.reader = SimulatedReader("rdm6300", cards)
-            except PtyPairError as err:
-                log.warning("no emulated card reader: %s", err)
-                return
-            lookup = self.reader.lookup(deck_id)
-        elif self.reader_port:
-            from companion.decks import bundled_decks
-            from companion.decks.tagmap import TagDirectory
-            from companion.devices.cardreader.events import CardPresented
-            from companion.devices.cardreader.reader import CardReader
-            from companion.devices.cardreader.registry import make_protocol
-
-            def presented(event: Any) -> None:
-                if isinstance(event, CardPresented) and self.desk is not None:
-                    desk = self.desk
-                    self.call_soon(lambda: _scan_into(desk, event))
-
-            own = _deck_of(self.store, referee.game_id)
-            others = [find_deck(name) for name in bundled_decks() if own is None or name != own.id]
-            lookup = TagDirectory([d for d in (own, *others) if d is not None]).lookup
-            self.reader = CardReader(
-                self.reader_port, make_protocol(self.config.reader.protocol), on_event=presented
+            return EmulatedReader()
+        if self.reader_port:
+            reader = self.config.reader
+            return SerialReader(
+                port=self.reader_port, protocol=reader.protocol, silence_ms=reader.silence_ms
             )
-            self.reader.start()
-        else:
+        return None
+
+    def _open_reader(self, live: LiveGame, referee: Referee) -> None:
+        choice = self._reader_choice()
+        if choice is None:
             return
-        self.desk = ScanDesk(referee, deck_id, lookup)
-        self.desk.subscribe(live.card_scanned)
+        try:
+            self.reading = CardReading.open(choice, referee, deliver=self.call_soon)
+        except ReaderUnavailable as err:
+            if not isinstance(choice, EmulatedReader):
+                raise
+            log.warning("no emulated card reader: %s", err)
+            return
+        self.reading.desk.subscribe(live.card_scanned)
+
+    @property
+    def desk(self) -> ScanDesk | None:
+        """Where the game's card scans are checked, when it has a reader."""
+        return self.reading.desk if self.reading is not None else None
 
     def scan_card(self, number: int) -> str | None:
         """The simulated reader: lays card `number` on it (the scan comes back through the
         reader's real protocol); None, or why not."""
-        reader = self.reader
-        if self.desk is None or reader is None or not hasattr(reader, "tags"):
+        reading = self.reading
+        twin = reading.emulated if reading is not None else None
+        if reading is None or twin is None:
             return "no simulated card reader"
-        if number not in reader.tags:
+        if number not in twin.tags:
             return f"the deck has no card {number}"
-        desk = self.desk
 
         def scan() -> None:
-            event = reader.scan(number)
+            event = reading.lay(number)
             if event is not None:
-                self.call_soon(lambda: _scan_into(desk, event))
+                self.call_soon(lambda: _scan_into(reading.desk, event))
 
         threading.Thread(target=scan, name="card-scan", daemon=True).start()
         return None
@@ -602,10 +597,9 @@ class Controller:
         if self.watch is not None:
             self.watch.stop()
             self.watch = None
-        if self.reader is not None:
-            self.reader.close()
-            self.reader = None
-        self.desk = None
+        if self.reading is not None:
+            self.reading.close()
+            self.reading = None
         if self._keys is not None:
             self._keys.close()
             self._keys = None

@@ -350,8 +350,8 @@ class LiveScreen(AppScreen):
         self.side_labels: list[Label] = []
 
     def show(self, view: LiveView) -> None:
-        reader = self.companion.controller.reader
-        self.has_reader = reader is not None and hasattr(reader, "tags")
+        reading = self.companion.controller.reading
+        self.has_reader = reading is not None and reading.emulated is not None
         table = self.companion.controller.table
         if self.has_table != (table is not None):
             self.has_table = table is not None
