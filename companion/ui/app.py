@@ -188,8 +188,8 @@ class CompanionApp(App):
     def alerted(self, alerts: tuple[AlertView, ...]) -> None:
         # The screen shows the alerts from the view; the buzzer makes the table look.
         self.alerts_heard.append(alerts)
-        if self.alarm is not None:
-            self.alarm.sound()
+        if self.alarm is not None and not all(alert.put_right for alert in alerts):
+            self.alarm.sound()  # not for the rules' own move still to be laid
         for hand_on in self.on_alerts:
             try:
                 hand_on(alerts)

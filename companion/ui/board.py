@@ -151,7 +151,10 @@ class BoardView(Widget):
         ox, oy = self._origin()
         side = self.span * scale
         radius = self.place_radius * scale
-        alerts = {a.zone: a.seen for a in view.alerts} if view is not None else {}
+        shown = view.alerts if view is not None else ()
+        alerts = {a.zone: a.seen for a in shown if not a.put_right}
+        # The rules' own move still to be laid: the crystals to lay are drawn, ringed amber.
+        work = {a.zone for a in shown if a.put_right}
         open_places = set(view.places) if view is not None and self.choosing else set()
         # A claim being challenged or checked: its place is ringed for everyone to see.
         focus = set(view.places) if view is not None and len(view.places) <= 4 else set()
@@ -187,6 +190,9 @@ class BoardView(Widget):
                     Rectangle(texture=label.texture, pos=(x - w / 2, y - h / 2), size=(w, h))
                 if str(number) in alerts:
                     Color(0.9, 0.05, 0.05)
+                    Line(circle=(x, y, radius * 1.6), width=2.5)
+                elif str(number) in work:
+                    Color(0.95, 0.6, 0.1)
                     Line(circle=(x, y, radius * 1.6), width=2.5)
                 if number == self.chosen:
                     Color(0.05, 0.05, 0.05)

@@ -334,6 +334,8 @@ class LiveScreen(AppScreen):
     table_colour = StringProperty("")
     prompt = StringProperty("")
     alerts = StringProperty("")
+    table_work = StringProperty("")
+    """The rules' last move, still to be laid on the table (the game waits for it)."""
     message = StringProperty("")
     held = BooleanProperty(False)
     timed = BooleanProperty(False)
@@ -358,7 +360,11 @@ class LiveScreen(AppScreen):
             self._show_table_colours(table.colours if table is not None else ())
         self.view = view
         self.prompt = view.prompt
-        self.alerts = "\n".join(a.text for a in view.alerts)
+        # Laying the rules' own move on the table is work to do, not a mistake: said calmly,
+        # apart from what the table got wrong.
+        work = [a.text for a in view.alerts if a.put_right]
+        self.table_work = "Lay it on the table: " + "; ".join(work) if work else ""
+        self.alerts = "\n".join(a.text for a in view.alerts if not a.put_right)
         if view.camera.startswith("lost"):
             self.alerts = (self.alerts + "\n" if self.alerts else "") + "Camera " + view.camera
         self.message = view.message

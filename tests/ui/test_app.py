@@ -548,3 +548,21 @@ def test_a_real_reader_on_its_serial_port_checks_the_cards_of_the_game(
         screen.app.controller.close()
         emulator.close()
         pair.close()
+
+
+def test_the_rules_own_move_still_to_lay_is_asked_calmly(screen: Screen) -> None:
+    screen.app.controller.camera = True
+    alarm = screen.app.alarm = Alarm()
+    start(screen)
+    through_setup(screen)
+    live = screen.app.controller.live
+    live.table_seen({})
+    place = screen.view().places[0]
+    screen.app.controller.decide("claim", place)  # told on the screen, not yet on the table
+    screen.frames(2)
+    live_screen = screen.screen("live")
+    assert screen.view().held
+    assert live_screen.table_work.startswith("Lay it on the table: ")
+    assert f"{place}: the rules put a " in live_screen.table_work
+    assert live_screen.alerts == "" and alarm.sounded == 0
+    screen.shot("live-table-work")
