@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from companion.clock.game import GameClock
+from companion.commands.simulate_cmd import simulation_setup
 from companion.decks.model import Deck
 from companion.devices.cardreader.events import CardPresented
 from companion.games.contract import IllegalAction
@@ -67,6 +68,60 @@ def payloads(collector: Collector, suffix: str) -> list[dict[str, Any]]:
 
 def committed_events(store: Store, referee: Referee) -> list[tuple[int, dict[str, Any]]]:
     return [(seq, data) for seq, _, data in store.events(referee.game_id)]
+
+
+@pytest.mark.parametrize(
+    ("mode", "rules"),
+    [("review", {}), ("basic", {"mw.basic.mustLocatePlace": True})],
+)
+def test_a_card_whose_place_is_the_answer_is_named_nowhere_until_judged(
+    broker: Mosquitto,
+    store: Store,
+    deck: Deck,
+    publishers: Callable[..., Publisher],
+    collector_factory: Callable[..., Collector],
+    mode: str,
+    rules: dict[str, Any],
+) -> None:
+    collector = collector_factory(broker.port)
+    setup = simulation_setup(deck.board_map(), list(deck.quadrants), deck.depth, mode, 5, 1)
+    setup["house_rules"] = rules
+    referee = Referee.start(store, "memwars", setup, {"id": deck.id, "hash": deck.hash})
+    hidden: dict[int, int] = {}  # seq -> the card being answered, unseen by the table yet
+    referee.subscribe(
+        lambda n: (
+            hidden.__setitem__(n.seq, n.state.current_card)
+            if n.state.current_card and n.state.phase.value == "play"
+            else None
+        )
+    )
+    publisher = publishers(broker.url)
+    stream = GameStream(referee, publisher, board_id=BOARD)
+    recalls = tuple(0.6 for _ in referee.state.setup.sides)
+    play(referee, SimulatedTable(referee.state.setup, recalls, 5), actions=120)
+    assert publisher.wait_idle(20)
+    stream.close()
+    assert len(hidden) > 10, "no card was answered: the test proves nothing"
+
+    place_of = {card.number: card.place for card in deck.cards}
+    states = {p["seq"]: p for p in payloads(collector, "/state")}
+    events = payloads(collector, "/event")
+    checked = 0
+    for seq, card in hidden.items():
+        if seq not in states:
+            continue  # a newer retained state replaced it before it went out
+        checked += 1
+        view = states[seq]["view"]
+        assert view["current_card"] is None
+        assert card not in view["expected"]["cards"], seq
+        assert view["expected"]["places"] != [place_of[card]], seq
+        assert str(card) not in view["expected"]["prompt"], seq
+        # The events that presented it name neither the card nor its place.
+        for payload in events:
+            if payload["seq"] == seq:
+                assert payload["event"].get("card") != card, payload
+                assert payload["event"].get("place") != place_of[card], payload
+    assert checked > 10
 
 
 # ---------------------------------------------------------------------------- the leak test

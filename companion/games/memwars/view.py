@@ -1,9 +1,17 @@
 """What each viewer may see of a MemWars game.
 
-Hidden from spectators and players: the values of face-down topology counters (their owner
-sees them only under house rule mw.counters.ownerCanPeek), which values a side still holds
-in hand, the order of the cards still in the deck, and the presented card when finding its
-place is part of the answer. The 'table' viewer (the referee itself) sees everything.
+Built from what each viewer may know, field by field, never by copying the state and
+blanking what looks secret. Hidden from spectators and players:
+- the values of face-down topology counters (their owner sees them only under house rule
+  mw.counters.ownerCanPeek), and which values a side still holds in hand (its owner sees);
+- the order of the cards still in the deck;
+- the card being answered while finding its place is part of the answer (Review by
+  default, Basic under mw.basic.mustLocatePlace): the deck's map from card to place is
+  public, so the card's number would tell its place. It is named nowhere (neither as
+  `current_card` nor among the cards the rules expect) until it has been judged.
+The 'table' viewer (the referee itself) sees everything. tests/memwars/test_view_secrets.py
+checks, over random games in every mode, that twins differing only in a hidden fact look
+alike to every other viewer.
 """
 
 from __future__ import annotations
@@ -60,10 +68,8 @@ def view_state(state: State, viewer: Viewer, expectation: Expectation | None) ->
                 "counter_values_in_hand": sorted(side.counters_left, reverse=True) if own else None,
             }
         )
-    hide_card = setup.rules.basic_must_locate_place or (
-        setup.mode.value == "review" and setup.rules.review_correctness == "PLACE_AND_FACTS"
-    )
-    card = state.current_card if (table or not hide_card) else NO_CARD
+    secret = frozenset() if table else _secret_cards(state)
+    card = NO_CARD if state.current_card in secret else state.current_card
     presenting = state.phase.value == "lightning" or (
         state.turn >= 0 and setup.sides[state.turn].mode.value in ("basic", "review")
     )
@@ -96,7 +102,7 @@ def view_state(state: State, viewer: Viewer, expectation: Expectation | None) ->
             "stage": pending.stage.value,
             "offered_to": pending.offered_to,
         },
-        "expected": expectation.to_dict() if expectation else None,
+        "expected": _expected(expectation, secret),
         "sides": sides,
         "places": places,
         "pool": state.pool,
@@ -119,4 +125,31 @@ def view_state(state: State, viewer: Viewer, expectation: Expectation | None) ->
         "outcome": None
         if state.outcome is None
         else {"winners": list(state.outcome.winners), "reason": state.outcome.reason},
+    }
+
+
+def _secret_cards(state: State) -> frozenset[int]:
+    """The cards no viewer but the table may be told of now: the card being answered when
+    its place is part of the answer."""
+    rules = state.setup.rules
+    locating = rules.basic_must_locate_place or (
+        state.setup.mode.value == "review" and rules.review_correctness == "PLACE_AND_FACTS"
+    )
+    if locating and state.current_card != NO_CARD:
+        return frozenset({state.current_card})
+    return frozenset()
+
+
+def _expected(expectation: Expectation | None, secret: frozenset[int]) -> JSON:
+    """What the rules await, as a viewer may know it: the cards expected leave out the
+    secret ones (a card reader's scan is checked by the table, which sees them all)."""
+    if expectation is None:
+        return None
+    return {
+        "actor": expectation.actor,
+        "actions": list(expectation.actions),
+        "places": list(expectation.places),
+        "prompt": expectation.prompt,
+        "timed": expectation.timed,
+        "cards": [card for card in expectation.cards if card not in secret],
     }
