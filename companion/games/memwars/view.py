@@ -140,7 +140,7 @@ def _secret_cards(state: State) -> frozenset[int]:
     return frozenset()
 
 
-def _expected(expectation: Expectation | None, secret: frozenset[int]) -> JSON:
+def _expected(expectation: Expectation | None, secret: frozenset[int]) -> JSON | None:
     """What the rules await, as a viewer may know it: the cards expected leave out the
     secret ones (a card reader's scan is checked by the table, which sees them all)."""
     if expectation is None:
