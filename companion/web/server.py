@@ -8,6 +8,11 @@
 
 The pages talk MQTT over WebSockets to the broker themselves; this server only hands them
 their files and where the broker is. See docs/display.md.
+
+A request is answered only when its Host names this machine (or one of the extra names the
+server is given): a page on another site whose name has been pointed at this machine (DNS
+rebinding) cannot read /config.json. A client that sends nothing for REQUEST_TIMEOUT_S is
+dropped.
 """
 
 from __future__ import annotations
@@ -22,13 +27,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from companion.lan import lan_address
+from companion.lan import is_this_machine, lan_address
 
 STATIC_DIR = Path(__file__).resolve().with_name("static")
 DEFAULT_PREFIX = "tabletop"
 DEFAULT_BOARD = "table-1"
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8080
+REQUEST_TIMEOUT_S = 10.0
 
 ROUTES = {"/": "index.html", "/wall": "wall.html", "/wall/": "wall.html"}
 CONTENT_TYPES = {
@@ -84,11 +90,19 @@ class DisplayServer(ThreadingHTTPServer):
     daemon_threads = True
 
     def __init__(
-        self, address: tuple[str, int], config: DisplayConfig, static_dir: Path = STATIC_DIR
+        self,
+        address: tuple[str, int],
+        config: DisplayConfig,
+        static_dir: Path = STATIC_DIR,
+        *,
+        names: frozenset[str] = frozenset(),
     ) -> None:
+        """`names`: more host names the page may be opened by (a name the router's DNS
+        gives this machine, say), besides this machine's own names and addresses."""
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         self.config = config
+        self.names = frozenset(name.lower() for name in names)
         self.static_dir = static_dir.resolve()
         super().__init__(address, _Handler)
 
@@ -113,6 +127,7 @@ class DisplayServer(ThreadingHTTPServer):
 class _Handler(BaseHTTPRequestHandler):
     server: DisplayServer
     server_version = "companion-display"
+    timeout = REQUEST_TIMEOUT_S
 
     def do_GET(self) -> None:
         self._answer(send_body=True)
@@ -121,6 +136,9 @@ class _Handler(BaseHTTPRequestHandler):
         self._answer(send_body=False)
 
     def _answer(self, *, send_body: bool) -> None:
+        if not self._meant_for_us():
+            self.send_error(HTTPStatus.MISDIRECTED_REQUEST, "not a name of this display")
+            return
         path = unquote(urlsplit(self.path).path)
         if path == "/config.json":
             body = json.dumps(self.server.config.for_page()).encode()
@@ -141,6 +159,10 @@ class _Handler(BaseHTTPRequestHandler):
         if send_body:
             self.wfile.write(body)
 
+    def _meant_for_us(self) -> bool:
+        host = host_of(self.headers.get("Host", ""))
+        return host.lower() in self.server.names or is_this_machine(host)
+
     def _static_file(self, name: str) -> Path | None:
         parts = name.split("/")
         if not name or any(not part or part.startswith(".") for part in parts):
@@ -154,10 +176,21 @@ class _Handler(BaseHTTPRequestHandler):
         """Quiet: a display is not a web server's access log."""
 
 
-def serve(host: str, port: int, config: DisplayConfig) -> tuple[DisplayServer, threading.Thread]:
+def host_of(header: str) -> str:
+    """The host of a Host header or an Origin's authority: 'pi.local:8080' -> 'pi.local',
+    '[::1]:8080' -> '::1'."""
+    header = header.strip()
+    if header.startswith("["):
+        return header[1 : header.find("]")] if "]" in header else ""
+    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+
+
+def serve(
+    host: str, port: int, config: DisplayConfig, *, names: frozenset[str] = frozenset()
+) -> tuple[DisplayServer, threading.Thread]:
     """Starts serving in a daemon thread; raises OSError when it cannot listen. Port 0 picks
     a free port (server.port says which). Stop with server.shutdown(); server.server_close()."""
-    server = DisplayServer((host, port), config)
+    server = DisplayServer((host, port), config, names=names)
     thread = threading.Thread(target=server.serve_forever, name="companion-display", daemon=True)
     thread.start()
     return server, thread

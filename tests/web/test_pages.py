@@ -437,3 +437,25 @@ def test_the_page_works_with_the_embedded_broker(page: Any, display: Any, board_
             page.wait_for_selector(f'#board [data-place="{claim.place}"] .crystal')
         finally:
             sender.close()
+
+
+# -- the broker login --------------------------------------------------------------------------
+
+
+def test_the_login_goes_only_to_the_broker_the_page_was_served_with(page: Any) -> None:
+    served = DisplayConfig(broker="ws://127.0.0.1:9", username="display", password="pw")
+    server, thread = serve("127.0.0.1", 0, served)
+    settings = "async () => (await import('./common.js')).loadSettings()"
+    try:
+        page.goto(f"{server.url}?board=login-check")
+        own = page.evaluate(settings)
+        assert (own["username"], own["password"]) == ("display", "pw")
+        # A link that points the page at another broker: it connects there without a login.
+        page.goto(f"{server.url}?board=login-check&broker={quote('ws://10.9.9.9:1883')}")
+        other = page.evaluate(settings)
+        assert other["broker"] == "ws://10.9.9.9:1883"
+        assert (other["username"], other["password"]) == (None, None)
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)

@@ -96,6 +96,52 @@ def test_head_answers_without_a_body(server: DisplayServer) -> None:
     assert kind.startswith("text/html")
 
 
+def get_as(server: DisplayServer, host: str, path: str = "/config.json") -> tuple[int, bytes]:
+    """A request whose Host header names `host`, as a browser sends for the page's address."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+    connection.request("GET", path, headers={"Host": host})
+    response = connection.getresponse()
+    body = response.read()
+    connection.close()
+    return response.status, body
+
+
+@pytest.mark.parametrize(
+    "host",
+    ["localhost", "localhost:8080", "127.0.0.1:8080", "[::1]:8080", "LOCALHOST", "table.local"],
+)
+def test_the_page_answers_to_this_machines_names(server: DisplayServer, host: str) -> None:
+    if host == "table.local":
+        server.names = frozenset({"table.local"})  # a name given to the server
+    status, body = get_as(server, host)
+    assert status == 200 and b"password" in body
+
+
+@pytest.mark.parametrize(
+    "host", ["evil.example", "evil.example:8080", "8.8.8.8", "0.0.0.0:8080", "", "[::1"]
+)
+def test_a_request_meant_for_another_site_is_refused(server: DisplayServer, host: str) -> None:
+    """DNS rebinding: a page of evil.example, its name pointed at this machine, asks for
+    /config.json; it must not get the broker login."""
+    status, body = get_as(server, host)
+    assert status == 421 and b"pw" not in body
+    assert get_as(server, host, "/")[0] == 421
+
+
+def test_a_client_that_sends_nothing_is_dropped(server: DisplayServer) -> None:
+    import socket
+
+    from companion.web import server as module
+
+    module._Handler.timeout = 0.5  # the real timeout is seconds; the behaviour is the same
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=20) as idle:
+            idle.sendall(b"GET / HTTP/1.1\r\n")  # and then nothing
+            assert idle.recv(1024) == b""  # closed by the server, not by our timeout
+    finally:
+        module._Handler.timeout = module.REQUEST_TIMEOUT_S
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

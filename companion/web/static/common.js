@@ -15,12 +15,16 @@ export async function loadSettings() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const host = location.hostname || "127.0.0.1";
   const keepalive = Number(query.get("keepalive"));
+  // The served login is for the served broker only: a ?broker= of someone else's choosing
+  // (a link sent round, say) connects without it.
+  const override = query.get("broker");
+  const ownBroker = !override || override === served.broker;
   return {
-    broker: reachable(query.get("broker") || served.broker || `${scheme}://${host}:9001`),
+    broker: reachable(override || served.broker || `${scheme}://${host}:9001`),
     prefix: trimSlashes(query.get("prefix") || served.prefix || "tabletop"),
     board: query.get("board") || served.board || "table-1",
-    username: served.username ?? null,
-    password: served.password ?? null,
+    username: ownBroker ? (served.username ?? null) : null,
+    password: ownBroker ? (served.password ?? null) : null,
     overlay: ["1", "true", "yes"].includes((query.get("overlay") || "").toLowerCase()),
     keepalive: keepalive > 0 ? keepalive : 30,
   };
