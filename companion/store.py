@@ -5,6 +5,11 @@ transaction, committed (WAL, synchronous=FULL) before `append` returns, and neve
 afterwards; the only thing that ever changes is a game's status. A whole game can be
 deleted (`delete_game`), all of it at once: never a part of one.
 
+Every action carries a hash chained to the one before it and, through the first, to the
+game's header; the game's row keeps the head of that chain. `verify_game` walks the chain
+and replays it through the engine, and everything that reads a game back (`load_game`,
+`replayed`, `export`) refuses one whose chain or replay fails, naming the first bad action.
+
     with Store.open(path) as store:
         game_id = store.create_game(header)
         store.append(game_id, 1, 0.0, {"type": "roll_for_first"}, [{"type": "rolled", ...}])
@@ -13,6 +18,7 @@ deleted (`delete_game`), all of it at once: never a part of one.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from collections import deque
@@ -29,7 +35,7 @@ from companion.games import find_engine
 from companion.games.contract import JSON, BadData, BadSetup, GameEngine, IllegalAction
 from companion.record import RecordHeader, write_record
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 APPLICATION_ID = 0x54544331
 """'TTC1' in the database header, so a stranger's SQLite file is told apart from ours."""
 
@@ -143,6 +149,19 @@ _SCHEMA_4: tuple[str, ...] = (
     ),
 )
 
+# Schema 5: the hash chain. `actions.hash` links each action to the one before it (and the
+# first to the game's header); `games.head` is the chain's end, with the game's takebacks and
+# status, rewritten in the same transaction as every write to the game. The hashes of the
+# rows already in the file are computed when it is opened (see _migrate_chain).
+_SCHEMA_5: tuple[str, ...] = (
+    "ALTER TABLE games ADD COLUMN head TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE actions ADD COLUMN hash TEXT NOT NULL DEFAULT ''",
+)
+_ACTIONS_FIXED = """CREATE TRIGGER actions_fixed BEFORE UPDATE ON actions
+    BEGIN SELECT RAISE(ABORT, 'actions are append-only'); END"""
+
+_CHAIN_ROOT = "tabletop-companion games chain 1"
+
 _LIVE = (
     "NOT EXISTS (SELECT 1 FROM takebacks AS k WHERE k.game_id = {0}.game_id AND k.seq = {0}.seq)"
 )
@@ -177,6 +196,18 @@ class SeqConflict(StoreError):
         )
 
 
+class GameDamaged(StoreError):
+    """A game whose stored chain, or whose replay through its engine, fails: `seq` is the
+    first bad action (0: the game's header itself)."""
+
+    def __init__(self, game_id: int, seq: int, why: str, where: str | None = None) -> None:
+        self.game_id = game_id
+        self.seq = seq
+        self.why = why
+        what = "its header" if seq == 0 else f"action {seq}"
+        super().__init__(f"game {game_id} is damaged: {what} {why}", where=where)
+
+
 @dataclass(frozen=True)
 class GameRow:
     id: int
@@ -199,6 +230,46 @@ def _dumps(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
+def _link(previous: str, data: Any) -> str:
+    """One link of the chain: sha256 over the previous hash and the canonical JSON of `data`."""
+    canonical = json.dumps(
+        data, separators=(",", ":"), sort_keys=True, ensure_ascii=False, allow_nan=False
+    )
+    return hashlib.sha256(f"{previous}\n{canonical}".encode()).hexdigest()
+
+
+def _genesis(game_id: int, game: str, header: str, created: str, title: str) -> str:
+    """Where a game's chain starts: its fixed columns, the header (the setup) verbatim."""
+    fixed = {"id": game_id, "game": game, "header": header, "created": created, "title": title}
+    return _link(_CHAIN_ROOT, fixed)
+
+
+def _action_link(previous: str, seq: int, t: float, action: JSON) -> str:
+    return _link(previous, {"seq": seq, "t": t, "action": action})
+
+
+def _head(last: str, status: str, takebacks: Sequence[tuple[int, float]]) -> str:
+    """The end of a game's chain: its last action's hash, its status and its takebacks."""
+    return _link(last, {"status": status, "takebacks": [[seq, t] for seq, t in takebacks]})
+
+
+def _write_head(conn: sqlite3.Connection, game_id: int) -> None:
+    """Inside a write: sets the game's head from what the transaction now holds."""
+    row = conn.execute(
+        "SELECT id, game, header, created, title, status FROM games WHERE id = ?", (game_id,)
+    ).fetchone()
+    last = conn.execute(
+        "SELECT hash FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,)
+    ).fetchone()
+    takebacks = conn.execute(
+        "SELECT seq, t FROM takebacks WHERE game_id = ? ORDER BY seq", (game_id,)
+    ).fetchall()
+    start = last[0] if last else _genesis(*row[:5])
+    conn.execute(
+        "UPDATE games SET head = ? WHERE id = ?", (_head(start, row[5], takebacks), game_id)
+    )
+
+
 class Store:
     """An open games file. Not thread-safe: one thread (the referee's) uses it."""
 
@@ -209,9 +280,16 @@ class Store:
     # -- opening ---------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: Path | str) -> Store:
-        """Opens (creating it and its directory on first use) the store at `path`."""
+    def open(cls, path: Path | str, *, readonly: bool = False) -> Store:
+        """Opens (creating it and its directory on first use) the store at `path`.
+
+        `readonly`: opened with SQLite's `mode=ro`, writing nothing (no schema, no WAL
+        switch), so a store in a read-only directory, or a read-only file, can be read; the
+        file must exist and have this companion's schema.
+        """
         path = Path(path)
+        if readonly:
+            return cls(_open_readonly(path), path)
         where = str(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -255,16 +333,17 @@ class Store:
             # The id is counted past every game ever created, deleted ones too: SQLite alone
             # would give the last game's id again once that game is deleted, and an old
             # export, log line or live stream naming it would then name another game.
-            cursor = conn.execute(
+            (game_id,) = conn.execute(
+                "SELECT COALESCE(MAX(id), 0) + 1 FROM "
+                "(SELECT id FROM games UNION ALL SELECT id FROM deleted_games)"
+            ).fetchone()
+            conn.execute(
                 "INSERT INTO games (id, game, header, created, status, title) "
-                "VALUES ((SELECT COALESCE(MAX(id), 0) + 1 FROM "
-                "(SELECT id FROM games UNION ALL SELECT id FROM deleted_games)), "
-                "?, ?, ?, 'playing', ?)",
-                (header.game, text, utc_now(), title),
+                "VALUES (?, ?, ?, ?, 'playing', ?)",
+                (game_id, header.game, text, utc_now(), title),
             )
-            game_id = cursor.lastrowid
-        assert game_id is not None
-        return game_id
+            _write_head(conn, game_id)
+        return int(game_id)
 
     def append(
         self,
@@ -283,10 +362,10 @@ class Store:
         event_texts = [_dumps(dict(event)) for event in events]
         with self._transaction(f"cannot record action {seq} of game {game_id}") as conn:
             self._require_playing(conn, game_id, "no more actions can be recorded")
-            last_seq, last_t = conn.execute(
-                "SELECT seq, t FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+            last_seq, last_t, last_hash = conn.execute(
+                "SELECT seq, t, hash FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
                 (game_id,),
-            ).fetchone() or (0, 0.0)
+            ).fetchone() or (0, 0.0, None)
             if seq != last_seq + 1:
                 raise SeqConflict(game_id, last_seq + 1, seq, where=str(self.path))
             if not t >= last_t:  # also refuses NaN
@@ -295,14 +374,21 @@ class Store:
                     f"at t={last_t}",
                     where=str(self.path),
                 )
+            if last_hash is None:
+                fixed = conn.execute(
+                    "SELECT id, game, header, created, title FROM games WHERE id = ?", (game_id,)
+                ).fetchone()
+                last_hash = _genesis(*fixed)
+            chained = _action_link(last_hash, seq, float(t), json.loads(action_text))
             conn.execute(
-                "INSERT INTO actions (game_id, seq, t, action) VALUES (?, ?, ?, ?)",
-                (game_id, seq, float(t), action_text),
+                "INSERT INTO actions (game_id, seq, t, action, hash) VALUES (?, ?, ?, ?, ?)",
+                (game_id, seq, float(t), action_text, chained),
             )
             conn.executemany(
                 "INSERT INTO events (game_id, seq, idx, event) VALUES (?, ?, ?, ?)",
                 [(game_id, seq, idx, text) for idx, text in enumerate(event_texts)],
             )
+            _write_head(conn, game_id)
 
     def append_clock(self, game_id: int, n: int, t_ns: int, data: Mapping[str, Any]) -> None:
         """Records clock input `n` of a game; committed when this returns.
@@ -358,6 +444,7 @@ class Store:
                 "INSERT INTO takebacks (game_id, seq, t) VALUES (?, ?, ?)",
                 (game_id, seq, float(t)),
             )
+            _write_head(conn, game_id)
 
     def last_seq(self, game_id: int) -> int:
         """The seq of the last action written, taken back or not: the next one follows it."""
@@ -398,6 +485,7 @@ class Store:
             cursor = conn.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
             if cursor.rowcount == 0:
                 raise UnknownGame(game_id, where=str(self.path))
+            _write_head(conn, game_id)
 
     def delete_game(self, game_id: int) -> GameRow:
         """Deletes a game and everything recorded of it, in one transaction; returns what
@@ -419,6 +507,11 @@ class Store:
 
     def games(self) -> list[GameRow]:
         return [GameRow(*row) for row in self._rows(_GAME_ROWS + " GROUP BY g.id ORDER BY g.id")]
+
+    def game_ids(self) -> list[int]:
+        """Every game's id, in order: read without any other column, so a game whose row is
+        damaged is still counted."""
+        return [game_id for (game_id,) in self._rows("SELECT id FROM games ORDER BY id")]
 
     def game(self, game_id: int) -> GameRow:
         rows = self._rows(_GAME_ROWS + " WHERE g.id = ? GROUP BY g.id", (game_id,))
@@ -454,15 +547,21 @@ class Store:
         )
         return [(seq, idx, json.loads(text)) for seq, idx, text in rows]
 
-    def export(self, game_id: int, stream: IO[str]) -> None:
-        """Writes the game record (JSON Lines) of a game."""
-        header = self.header(game_id)
-        write_record(
-            stream,
-            header,
-            [(t, action) for _, t, action in self.actions(game_id)],
-            [(t_ns, data) for _, t_ns, data in self.clock_inputs(game_id)],
-        )
+    def export(self, game_id: int, stream: IO[str], *, force: bool = False) -> GameCheck:
+        """Writes the game record (JSON Lines) of a game once its chain and replay are
+        checked. A damaged game is refused (GameDamaged naming the first bad action) unless
+        `force`: then the intact actions before it are written (and the clock inputs up to
+        the last of them). Returns the check, for the caller to warn with."""
+        check = verify_game(self, game_id)
+        if check.damage is not None and (not force or check.header is None):
+            raise check.damage
+        assert check.header is not None
+        clock = [(t_ns, data) for _, t_ns, data in self.clock_inputs(game_id)]
+        if check.damage is not None:
+            end_ns = check.actions[-1][1] * 1e9 if check.actions else 0.0
+            clock = [(t_ns, data) for t_ns, data in clock if t_ns <= end_ns]
+        write_record(stream, check.header, [(t, a) for _, t, a in check.actions], clock)
+        return check
 
     # -- plumbing --------------------------------------------------------------------------
 
@@ -503,6 +602,76 @@ _GAME_ROWS = (
 )
 
 
+def _open_readonly(path: Path) -> sqlite3.Connection:
+    """A connection that never writes the store: SQLite's `mode=ro` (and `query_only`).
+
+    In a directory nobody may write to, with no `-wal` beside the file (the store was
+    closed cleanly), SQLite cannot make the shared-memory file a WAL reader needs; then the
+    file is opened `immutable=1`, which is safe because nothing can be writing to it: a
+    writer needs that same `-wal`.
+    """
+    where = str(path)
+    if not path.is_file():
+        raise StoreError("no games store here", where=where)
+    uri = path.resolve().as_uri()
+    conn: sqlite3.Connection | None = None
+    try:
+        for query in ("?mode=ro", "?mode=ro&immutable=1"):
+            conn = sqlite3.connect(uri + query, uri=True, isolation_level=None, timeout=10.0)
+            try:
+                identity = _identity(conn)
+                break
+            except sqlite3.OperationalError as err:
+                conn.close()
+                conn = None
+                wal = path.with_name(path.name + "-wal")
+                if "unable to open" not in str(err) or "immutable" in query or wal.exists():
+                    raise
+        assert conn is not None
+        conn.execute("PRAGMA query_only = ON")
+        _check_identity(*identity, where)
+    except sqlite3.DatabaseError as err:
+        if conn is not None:
+            conn.close()
+        if "not a database" in str(err) or "malformed" in str(err):
+            raise StoreError("not a games store (not an SQLite database)", where=where) from None
+        raise StoreError(f"cannot open: {err}", where=where) from None
+    except BaseException:
+        if conn is not None:
+            conn.close()
+        raise
+    version = identity[0]
+    if version < SCHEMA_VERSION:
+        conn.close()
+        raise StoreError(
+            f"schema {version} (this companion's is {SCHEMA_VERSION}); it can be read only "
+            "once a writing command (`companion app`, `run`) has opened and upgraded it",
+            where=where,
+        )
+    return conn
+
+
+def _migrate_chain(conn: sqlite3.Connection) -> None:
+    """Schema 5 on an older file: the chain of every action already in it, and every head.
+
+    The append-only trigger is set aside for the length of this (one) transaction only."""
+    conn.execute("DROP TRIGGER actions_fixed")
+    games = conn.execute("SELECT id, game, header, created, title FROM games").fetchall()
+    for fixed in games:
+        previous = _genesis(*fixed)
+        rows = conn.execute(
+            "SELECT seq, t, action FROM actions WHERE game_id = ? ORDER BY seq", (fixed[0],)
+        ).fetchall()
+        for seq, t, text in rows:
+            previous = _action_link(previous, seq, t, json.loads(text))
+            conn.execute(
+                "UPDATE actions SET hash = ? WHERE game_id = ? AND seq = ?",
+                (previous, fixed[0], seq),
+            )
+        _write_head(conn, fixed[0])
+    conn.execute(_ACTIONS_FIXED)
+
+
 def _prepare(conn: sqlite3.Connection, where: str) -> None:
     """Checks the file is ours (or empty), sets the connection up, creates the schema."""
     try:
@@ -533,6 +702,10 @@ def _prepare(conn: sqlite3.Connection, where: str) -> None:
             if version < 4:
                 for statement in _SCHEMA_4:
                     conn.execute(statement)
+            if version < 5:
+                for statement in _SCHEMA_5:
+                    conn.execute(statement)
+                _migrate_chain(conn)
             if version < SCHEMA_VERSION:
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             conn.execute("COMMIT")
@@ -572,27 +745,181 @@ class LoadedGame(NamedTuple):
     seq: int
 
 
+class _Chain(NamedTuple):
+    header: RecordHeader
+    actions: list[tuple[int, float, JSON]]
+    """The actions that count, as stored, up to the first bad one."""
+    events: dict[int, list[tuple[int, Any]]]
+    damage: GameDamaged | None
+    """The first break in the chain (or its head), if any."""
+
+
+_UNREADABLE = object()
+"""An event whose stored text is not JSON: equal to no event the engine makes."""
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, bytes):
+        raise ValueError(f"stored as {type(value).__name__}, not text")
+    return value.decode("utf-8")
+
+
+def _read_chain(store: Store, game_id: int) -> _Chain:
+    """A game's rows as stored, checked link by link against the chain and its head.
+
+    Columns are read as bytes and decoded here, so that a damaged text is a bad action
+    named by its seq rather than an error of the whole query."""
+    where = f"{store.path}#{game_id}"
+    rows = store._rows(
+        "SELECT CAST(game AS BLOB), CAST(header AS BLOB), CAST(created AS BLOB), "
+        "CAST(title AS BLOB), CAST(status AS BLOB), head FROM games WHERE id = ?",
+        (game_id,),
+    )
+    if not rows:
+        raise UnknownGame(game_id, where=str(store.path))
+
+    def damaged(seq: int, why: str) -> GameDamaged:
+        return GameDamaged(game_id, seq, why, where=where)
+
+    try:
+        game, header_text, created, title, status = (_text(value) for value in rows[0][:5])
+        previous = _genesis(game_id, game, header_text, created, title)
+        header = RecordHeader.from_dict(json.loads(header_text), where=where)
+    except (ValueError, UserError) as err:
+        raise damaged(0, f"cannot be read: {err}") from None
+    if header.game != game:
+        raise damaged(0, f"names the game {header.game!r}, its row {game!r}")
+    head = rows[0][5]
+    takebacks = [
+        (seq, t)
+        for seq, t in store._rows(
+            "SELECT seq, t FROM takebacks WHERE game_id = ? ORDER BY seq", (game_id,)
+        )
+    ]
+    taken = {seq for seq, _ in takebacks}
+    actions: list[tuple[int, float, JSON]] = []
+    damage: GameDamaged | None = None
+    stored = store._rows(
+        "SELECT seq, t, CAST(action AS BLOB), hash FROM actions WHERE game_id = ? ORDER BY seq",
+        (game_id,),
+    )
+    for expected, (seq, t, text, written) in enumerate(stored, start=1):
+        if seq != expected:
+            damage = damaged(expected, "is missing: the chain has a gap there")
+            break
+        try:
+            data = json.loads(_text(text))
+            link = _action_link(previous, seq, t, data)
+        except (ValueError, TypeError) as err:
+            damage = damaged(seq, f"cannot be read: {err}")
+            break
+        if link != written:
+            also = " (or the game's header, title or creation time)" if seq == 1 else ""
+            damage = damaged(seq, f"breaks the chain: it{also} changed after it was written")
+            break
+        previous = link
+        if seq not in taken:
+            actions.append((seq, float(t), data))
+    else:
+        if _head(previous, status, takebacks) != head:
+            # The head is written with every change to the game: what no longer matches it
+            # is the end of the game (actions lost after the last one), a takeback or the
+            # status. The actions from the first one taken back are no longer certain.
+            seq = min([len(stored) + 1, *taken])
+            actions = [action for action in actions if action[0] < seq]
+            damage = damaged(
+                seq,
+                "cannot be vouched for: the game's head does not match its actions, "
+                f"takebacks and status (actions lost after action {len(stored)}, or a "
+                "takeback or the status changed)",
+            )
+    events: dict[int, list[tuple[int, Any]]] = {}
+    for seq, idx, text in store._rows(
+        "SELECT seq, idx, CAST(event AS BLOB) FROM events WHERE game_id = ? ORDER BY seq, idx",
+        (game_id,),
+    ):
+        try:
+            event: Any = json.loads(_text(text))
+        except ValueError:
+            event = _UNREADABLE
+        events.setdefault(seq, []).append((idx, event))
+    return _Chain(header, actions, events, damage)
+
+
+class _Step(NamedTuple):
+    header: RecordHeader
+    engine: GameEngine[Any]
+    seq: int
+    t: float
+    action: JSON | None
+    state: Any
+
+
+def _replay(store: Store, game_id: int) -> Iterator[_Step]:
+    """Every step of a game as its chain and engine vouch for it; GameDamaged at the first
+    action that breaks the chain, that the engine refuses, or whose replayed events are not
+    the ones recorded with it."""
+    chain = _read_chain(store, game_id)
+    where = f"{store.path}#{game_id}"
+    engine = find_engine(chain.header.game)
+    try:
+        state = engine.new_game(chain.header.setup)
+    except BadSetup as err:
+        raise GameDamaged(game_id, 0, f"has a bad setup: {err}", where=where) from None
+    yield _Step(chain.header, engine, 0, 0.0, None, state)
+    for seq, t, data in chain.actions:
+        try:
+            state, events = engine.apply(state, engine.action_from_dict(data))
+        except (BadData, IllegalAction) as err:
+            # A changed engine or a damaged file: the referee commits nothing the engine
+            # refused.
+            raise GameDamaged(game_id, seq, f"no longer replays: {err}", where=where) from None
+        made = [(idx, json.loads(_dumps(engine.event_to_dict(e)))) for idx, e in enumerate(events)]
+        if made != chain.events.get(seq, []):
+            raise GameDamaged(
+                game_id, seq, "replays to other events than were recorded with it", where=where
+            )
+        yield _Step(chain.header, engine, seq, t, data, state)
+    if chain.damage is not None:
+        raise chain.damage
+
+
 def replayed(store: Store, game_id: int) -> Iterator[tuple[GameEngine[Any], int, Any]]:
     """(engine, seq, state) for the game's start (seq 0) and after every committed action
-    that counts, in order: the one replay loop, for whoever needs the states on the way."""
-    header = store.header(game_id)
-    engine = find_engine(header.game)
-    where = f"{store.path}#{game_id}"
+    that counts, in order: the one replay loop, for whoever needs the states on the way.
+    A damaged game (see `verify_game`) raises GameDamaged after its intact steps."""
+    for step in _replay(store, game_id):
+        yield step.engine, step.seq, step.state
+
+
+@dataclass(frozen=True)
+class GameCheck:
+    """What `verify_game` found: the intact actions that count, and the first damage."""
+
+    game_id: int
+    header: RecordHeader | None
+    """None when the header itself is damaged."""
+    actions: list[tuple[int, float, JSON]]
+    damage: GameDamaged | None
+
+    @property
+    def ok(self) -> bool:
+        return self.damage is None
+
+
+def verify_game(store: Store, game_id: int) -> GameCheck:
+    """Walks a game's chain and replays it through its engine: OK, or the first bad action
+    (UnknownGame for an id not in the store; a StoreError when SQLite cannot read it)."""
+    header: RecordHeader | None = None
+    actions: list[tuple[int, float, JSON]] = []
     try:
-        state = engine.new_game(header.setup)
-    except BadSetup as err:
-        raise StoreError(f"game {game_id} has a bad setup: {err}", where=where) from None
-    yield engine, 0, state
-    for seq, _t, data in store.actions(game_id):
-        try:
-            state, _events = engine.apply(state, engine.action_from_dict(data))
-        except (BadData, IllegalAction) as err:
-            # Only a changed engine or a hand-edited file gets here: the referee commits
-            # nothing the engine refused.
-            raise StoreError(
-                f"game {game_id}: action {seq} no longer replays: {err}", where=where
-            ) from None
-        yield engine, seq, state
+        for step in _replay(store, game_id):
+            header = step.header
+            if step.action is not None:
+                actions.append((step.seq, step.t, step.action))
+    except GameDamaged as damage:
+        return GameCheck(game_id, header, actions, damage)
+    return GameCheck(game_id, header, actions, None)
 
 
 def load_game(store: Store, game_id: int) -> LoadedGame:

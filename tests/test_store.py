@@ -38,6 +38,17 @@ def play(store: Store, actions: list[dict[str, Any]], game_id: int | None = None
     return game_id
 
 
+def events_of(actions: list[dict[str, Any]]) -> list[tuple[int, int, str]]:
+    """(seq, idx, event JSON) of the toy game's events for `actions`, as a store keeps them."""
+    engine = find_engine("toy")
+    state = engine.new_game(SETUP)
+    rows = []
+    for seq, data in enumerate(actions, start=1):
+        state, events = engine.apply(state, engine.action_from_dict(data))
+        rows += [(seq, idx, json.dumps(engine.event_to_dict(e))) for idx, e in enumerate(events)]
+    return rows
+
+
 def test_a_new_store_is_created_with_its_directory(tmp_path: Path) -> None:
     path = tmp_path / "deep" / "er" / "games.sqlite3"
     with Store.open(path) as store:
@@ -274,6 +285,10 @@ def test_a_schema_3_file_gains_deleting_when_opened(tmp_path: Path) -> None:
             for game_id in (1, 2)
             for seq, data in enumerate(actions, start=1)
         ],
+    )
+    conn.executemany(
+        "INSERT INTO events (game_id, seq, idx, event) VALUES (?, ?, ?, ?)",
+        [(game_id, seq, idx, text) for game_id in (1, 2) for seq, idx, text in events_of(actions)],
     )
     conn.close()
     with Store.open(path) as store:

@@ -1,4 +1,8 @@
-"""`companion games list|show|export|delete`: the games in the store."""
+"""`companion games list|show|export|verify|delete`: the games in the store.
+
+The reading commands open the store read-only (SQLite `mode=ro`): they work on a store in
+a read-only directory, and never change the file.
+"""
 
 from __future__ import annotations
 
@@ -13,12 +17,20 @@ from companion.config import load_config
 from companion.errors import UserError
 from companion.games.contract import JSON, TABLE, Expectation
 from companion.record import RecordHeader
-from companion.store import GameRow, Store, UnknownGame, load_game
+from companion.store import (
+    GameCheck,
+    GameRow,
+    Store,
+    StoreError,
+    UnknownGame,
+    load_game,
+    verify_game,
+)
 
 
 def register(commands: Any) -> None:
     parser: argparse.ArgumentParser = commands.add_parser(
-        "games", help="list, show, export and delete the games in the store"
+        "games", help="list, show, export, verify and delete the games in the store"
     )
     actions = parser.add_subparsers(dest="games_action", metavar="ACTION")
     actions.required = True
@@ -33,7 +45,17 @@ def register(commands: Any) -> None:
     export = actions.add_parser("export", help="write a game's record (JSON Lines)")
     export.add_argument("id", type=int, help="the game's id (see `companion games list`)")
     export.add_argument("--out", metavar="FILE", help="write to FILE instead of stdout")
+    export.add_argument(
+        "--force",
+        action="store_true",
+        help="export a damaged game's intact actions, up to the first bad one (with a warning)",
+    )
     export.set_defaults(run=_export)
+    verify = actions.add_parser(
+        "verify", help="check games' hash chains and replays; exit 1 when any is damaged"
+    )
+    verify.add_argument("id", type=int, nargs="?", help="one game (default: every game)")
+    verify.set_defaults(run=_verify)
     delete = actions.add_parser("delete", help="delete a game and everything recorded of it")
     delete.add_argument("id", type=int, help="the game's id (see `companion games list`)")
     delete.add_argument("--yes", action="store_true", help="delete without asking first")
@@ -44,12 +66,12 @@ def _store_path(args: argparse.Namespace) -> Path:
     return load_config(Path(args.config) if args.config else None).store.resolved_path()
 
 
-def _open_existing(args: argparse.Namespace, game_id: int) -> Store:
+def _open_existing(args: argparse.Namespace, game_id: int, *, readonly: bool = True) -> Store:
     path = _store_path(args)
     # Looking at a game must not create a store as a side effect.
     if not path.exists():
         raise UnknownGame(game_id, where=str(path))
-    return Store.open(path)
+    return Store.open(path, readonly=readonly)
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -57,7 +79,7 @@ def _list(args: argparse.Namespace) -> int:
     if not path.exists():
         print("[]" if args.json else f"no games yet ({path})")
         return 0
-    with Store.open(path) as store:
+    with Store.open(path, readonly=True) as store:
         rows = store.games()
         headers = [store.header(row.id) for row in rows] if args.json else []
     if args.json:
@@ -114,9 +136,10 @@ def _table(head: list[str], rows: list[list[str]]) -> str:
 
 def _show(args: argparse.Namespace) -> int:
     with _open_existing(args, args.id) as store:
+        # Replayed first: a damaged game is refused, naming its first bad action.
+        engine, state, _seq = load_game(store, args.id)
         row = store.game(args.id)
         header = store.header(args.id)
-        engine, state, _seq = load_game(store, args.id)
     fields = [
         ("game", f"{row.id} ({engine.title}, {row.game})"),
         ("status", row.status),
@@ -159,13 +182,18 @@ def _expected(expectation: Expectation | None) -> str:
 
 
 def _export(args: argparse.Namespace) -> int:
+    # Built in memory first: a failed export (a damaged game) leaves nothing half-written.
+    buffer = io.StringIO()
     with _open_existing(args, args.id) as store:
-        if args.out is None:
-            store.export(args.id, sys.stdout)
-            return 0
-        # Built in memory first: a failed export leaves no half-written record behind.
-        buffer = io.StringIO()
-        store.export(args.id, buffer)
+        check = store.export(args.id, buffer, force=args.force)
+    if check.damage is not None:
+        print(
+            f"warning: {check.damage}; exported only the {_count(len(check.actions))} before it",
+            file=sys.stderr,
+        )
+    if args.out is None:
+        sys.stdout.write(buffer.getvalue())
+        return 0
     try:
         Path(args.out).write_text(buffer.getvalue(), encoding="utf-8")
     except OSError as err:
@@ -173,8 +201,51 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _count(actions: int) -> str:
+    return f"{actions} action{'' if actions == 1 else 's'}"
+
+
+def _verify(args: argparse.Namespace) -> int:
+    """One line per game; 0 when every game is intact, 1 when any is damaged."""
+    path = _store_path(args)
+    if not path.exists():
+        if args.id is not None:
+            raise UnknownGame(args.id, where=str(path))
+        print(f"no games yet ({path})")
+        return 0
+    with Store.open(path, readonly=True) as store:
+        if args.id is not None:
+            store.game(args.id)  # an unknown id is bad input (2), not damage
+            ids = [args.id]
+        else:
+            ids = store.game_ids()
+        damaged = 0
+        for game_id in ids:
+            try:
+                check = verify_game(store, game_id)
+            except StoreError as err:
+                if isinstance(err, UnknownGame):
+                    raise
+                # SQLite itself cannot read the game's rows: damaged, with no action named.
+                print(f"game {game_id}: DAMAGED: {err.message}")
+                damaged += 1
+                continue
+            print(_verdict(check))
+            damaged += check.damage is not None
+    if not ids:
+        print(f"no games yet ({path})")
+    return 1 if damaged else 0
+
+
+def _verdict(check: GameCheck) -> str:
+    if check.damage is None:
+        return f"game {check.game_id}: ok ({_count(len(check.actions))})"
+    what = "its header" if check.damage.seq == 0 else f"action {check.damage.seq}"
+    return f"game {check.game_id}: DAMAGED at {what}: {check.damage.why}"
+
+
 def _delete(args: argparse.Namespace) -> int:
-    with _open_existing(args, args.id) as store:
+    with _open_existing(args, args.id, readonly=False) as store:
         what = _described(store.game(args.id))
         if not args.yes:
             # Asking needs someone to answer: a script or a pipe must say --yes itself, not
