@@ -47,34 +47,95 @@ def test_encode_refuses_what_is_not_a_10_digit_tag(tag: str) -> None:
         encode_frame(tag)
 
 
-def test_a_frame_names_its_tag_at_the_time_it_arrived() -> None:
+def test_a_tag_is_seen_when_its_frame_is_repeated_dated_to_the_first() -> None:
     rdm = Rdm6300()
-    assert rdm.receive(FRAME, 123) == [TagSeen(TAG, 123)]
-    assert rdm.identified()
+    assert rdm.receive(FRAME, 123) == []  # one frame alone is only a candidate
+    assert rdm.identified()  # but it is an RDM6300 talking
+    assert rdm.receive(FRAME, 150) == [TagSeen(TAG, 123)]
+    assert rdm.receive(FRAME, 180) == [TagSeen(TAG, 180)]  # every repeat after: a refresh
+    assert rdm.unconfirmed == 0
 
 
 def test_lower_case_hex_reads_as_upper_case() -> None:
     frame = b"\x020a1b2c3d4e4e\x03"
-    assert feed(frame) == [TagSeen(TAG, 0)]
+    assert feed(frame, FRAME) == [TagSeen(TAG, 0)]
 
 
-def test_repeated_frames_each_count() -> None:
-    assert tags(feed(FRAME * 3)) == [TAG] * 3
+def test_after_the_confirming_repeat_every_repeat_counts() -> None:
+    assert tags(feed(FRAME * 4)) == [TAG] * 3
 
 
 @pytest.mark.parametrize("cut", range(1, len(FRAME)))
 def test_a_frame_split_anywhere_arrives_whole_with_the_last_part(cut: int) -> None:
-    assert feed(FRAME[:cut], FRAME[cut:]) == [TagSeen(TAG, 1)]
+    assert feed(FRAME, FRAME, FRAME[:cut], FRAME[cut:]) == [TagSeen(TAG, 0), TagSeen(TAG, 3)]
 
 
 def test_a_frame_byte_by_byte() -> None:
-    observations = feed(*(bytes([b]) for b in FRAME))
-    assert observations == [TagSeen(TAG, len(FRAME) - 1)]
+    observations = feed(FRAME, *(bytes([b]) for b in FRAME))
+    assert observations == [TagSeen(TAG, 0)]
 
 
 def test_noise_before_and_between_frames_is_skipped_silently() -> None:
     noise = b"\xff\x00hello\x03\x03ABC"
-    assert feed(noise + FRAME + noise + FRAME + noise) == [TagSeen(TAG, 0), TagSeen(TAG, 0)]
+    stream = noise + FRAME + noise + FRAME + noise + FRAME
+    assert feed(stream) == [TagSeen(TAG, 0), TagSeen(TAG, 0)]
+
+
+def two_bits_off(tag: str) -> list[str]:
+    """Every tag two bits from `tag` whose frame has the same checksum: one bit flipped in
+    the same place in two of its five bytes. The checksum cannot tell them from `tag`."""
+    data = bytes.fromhex(tag)
+    found = []
+    for first, second in itertools.combinations(range(5), 2):
+        for bit in range(8):
+            twin = bytearray(data)
+            twin[first] ^= 1 << bit
+            twin[second] ^= 1 << bit
+            found.append(twin.hex().upper())
+    return found
+
+
+def test_a_frame_two_bits_off_has_a_valid_checksum_yet_is_never_a_card() -> None:
+    neighbours = two_bits_off(TAG)
+    assert len(neighbours) == 80
+    assert all(checksum(bytes.fromhex(n)) == checksum(bytes.fromhex(TAG)) for n in neighbours)
+    rdm = Rdm6300()
+    observations: list[Observation] = []
+    for t, neighbour in enumerate(neighbours):  # each alone, between frames of the real card
+        observations += rdm.receive(FRAME + encode_frame(neighbour), t)
+    assert tags(observations) == [] and reasons(observations) == []
+    assert rdm.unconfirmed == 2 * len(neighbours) - 1  # the last one still waits
+
+
+def test_a_flood_of_lone_crafted_frames_gives_no_card() -> None:
+    rng = random.Random(11)
+    frames = []
+    for _ in range(300):
+        tag = rng.randbytes(5).hex().upper()
+        frames += [encode_frame(n) for n in two_bits_off(tag)]
+    rng.shuffle(frames)
+    frames = [f for i, f in enumerate(frames) if i == 0 or f != frames[i - 1]]
+    rdm = Rdm6300()
+    assert tags(rdm.receive(b"".join(frames), 0)) == []
+    assert rdm.unconfirmed == len(frames) - 1
+    assert rdm.receive(FRAME + FRAME, 1) == [TagSeen(TAG, 1)]  # a real card still reads
+    assert rdm.unconfirmed == len(frames)
+
+
+def test_a_card_in_the_deck_is_not_confirmed_by_its_neighbour() -> None:
+    neighbour = encode_frame(two_bits_off(TAG)[0])
+    assert feed(FRAME, neighbour, FRAME, neighbour) == []
+    # a glitch inside a run breaks it: the real card's next repeat starts again
+    assert tags(feed(FRAME, FRAME, neighbour, FRAME, FRAME)) == [TAG, TAG]
+
+
+def test_a_repeat_too_late_is_a_new_candidate() -> None:
+    rdm = Rdm6300(confirm_window_ns=100)
+    assert rdm.receive(FRAME, 0) == []
+    assert rdm.receive(FRAME, 101) == []
+    assert rdm.receive(FRAME, 150) == [TagSeen(TAG, 101)]
+    with pytest.raises(ValueError):
+        Rdm6300(confirm_window_ns=0)
 
 
 def test_no_bytes_go_out() -> None:
@@ -109,14 +170,14 @@ def test_every_failed_check_is_a_bad_frame_and_never_a_tag(frame: bytes, reason:
 
 
 def test_a_frame_cut_short_by_the_next_is_bad_and_the_next_is_found() -> None:
-    observations = feed(FRAME[:7] + FRAME)
+    observations = feed(FRAME + FRAME[:7] + FRAME)
     assert reasons(observations) == ["rdm6300: frame too short"]
     assert tags(observations) == [TAG]
 
 
 def test_scanning_resumes_right_after_a_bad_start() -> None:
     # A stray 0x02 just before a good frame: the good frame begins inside the "bad" one.
-    observations = feed(b"\x02" + FRAME)
+    observations = feed(FRAME + b"\x02" + FRAME)
     assert reasons(observations) == ["rdm6300: frame too short"]
     assert tags(observations) == [TAG]
 
@@ -132,7 +193,10 @@ def test_reconnecting_forgets_a_partial_frame() -> None:
     assert rdm.receive(FRAME[:8], 0) == []
     rdm.connected(1)
     assert rdm.receive(FRAME[8:], 2) == []
-    assert rdm.receive(FRAME, 3) == [TagSeen(TAG, 3)]
+    assert rdm.receive(FRAME, 3) == []
+    rdm.connected(4)  # and a candidate: the frame after a reconnection starts afresh
+    assert rdm.receive(FRAME, 5) == []
+    assert rdm.receive(FRAME, 6) == [TagSeen(TAG, 5)]
 
 
 def test_the_buffer_never_grows_on_noise() -> None:
@@ -156,7 +220,8 @@ def test_random_noise_and_broken_frames_name_no_tag() -> None:
 @given(st.lists(st.integers(0, len(FRAME) * 3), max_size=6), st.binary(max_size=40))
 def test_any_split_of_frames_and_noise_gives_the_same_tags(cuts: list[int], noise: bytes) -> None:
     noise = noise.replace(b"\x02", b"")
-    stream = noise + FRAME + noise + encode_frame("FFEEDDCCBB") + noise + FRAME
+    other = encode_frame("FFEEDDCCBB")
+    stream = noise + FRAME + noise + FRAME + other + noise + other + noise + FRAME + FRAME
     points = sorted({0, len(stream), *(c for c in cuts if c < len(stream))})
     chunks = [stream[a:b] for a, b in itertools.pairwise(points)]
     assert tags(feed(*chunks)) == [TAG, "FFEEDDCCBB", TAG]
@@ -166,4 +231,5 @@ def test_any_split_of_frames_and_noise_gives_the_same_tags(cuts: list[int], nois
 def test_one_changed_byte_never_names_another_card(index: int, value: int) -> None:
     # Changing a letter's case is the only change that keeps a frame valid; it names the
     # same card.
-    assert set(tags(feed(with_byte(FRAME, index, value)))) <= {TAG}
+    changed = with_byte(FRAME, index, value)
+    assert set(tags(feed(changed, changed))) <= {TAG}

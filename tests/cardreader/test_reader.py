@@ -148,7 +148,7 @@ def test_the_time_of_a_tag_is_when_its_bytes_were_read(
         reader.start()
         for count, tag in enumerate((TAG_A, TAG_B, TAG_A), start=1):
             before = time.monotonic_ns()
-            device.write(encode_frame(tag))
+            device.write(encode_frame(tag) * 2)  # a frame and the repeat that confirms it
             assert recorder.wait_for(lambda n=count: len(recorder.presented) == n)  # type: ignore[misc]
             after = time.monotonic_ns()
             assert recorder.presented[-1].tag == tag
@@ -225,6 +225,39 @@ def test_rdm6300_floods_of_noise_and_broken_frames_give_no_card(
         emulator.present(TAG_A)  # and a real card still reads at once
         assert recorder.wait_for(lambda: len(recorder.presented) == 1)
         assert recorder.presented[0].tag == TAG_A
+
+
+def two_bits_off(tag: str, rng: random.Random) -> str:
+    """A tag two bits from `tag` whose RDM6300 frame has the same XOR checksum."""
+    data = bytearray(bytes.fromhex(tag))
+    first, second = rng.sample(range(5), 2)
+    bit = 1 << rng.randrange(8)
+    data[first] ^= bit
+    data[second] ^= bit
+    return data.hex().upper()
+
+
+def test_rdm6300_a_flood_of_lone_frames_two_bits_off_real_cards_gives_no_card(
+    pty_pair: PtyPair, recorder: Recorder
+) -> None:
+    rng = random.Random(42590)
+    deck = [rng.randbytes(5).hex().upper() for _ in range(40)]
+    flood: list[bytes] = []
+    while len(flood) < 20_000:
+        frame = encode_frame(two_bits_off(rng.choice(deck), rng))
+        if not flood or frame != flood[-1]:
+            flood.append(frame)
+    stream = b"".join(flood)
+    with running(pty_pair, "rdm6300", recorder) as (emulator, reader):
+        assert isinstance(reader.protocol, Rdm6300)
+        emulator.write_raw(stream)
+        assert wait_until(lambda: reader.stats.bytes_read >= len(stream), 20)
+        assert recorder.tags_seen == [] and recorder.events == []
+        assert reader.stats.bad_frames == 0  # every frame passed its checks: only lone
+        emulator.present(TAG_A)  # and a real card still reads
+        assert recorder.wait_for(lambda: len(recorder.presented) == 1)
+        assert [e.tag for e in recorder.events] == [TAG_A]
+        assert reader.protocol.unconfirmed == len(flood)
 
 
 def test_pn532_floods_of_noise_and_broken_frames_give_no_card(

@@ -6,11 +6,20 @@ While a card lies on the antenna the module repeats one 14-byte frame:
     STX   10 ASCII hex data    ASCII hex checksum: the XOR of the 5 data bytes   ETX
 
 The tag is the 10 data characters, upper-case ("0A1B2C3D4E"). A frame must pass every
-check (length, hex characters, checksum, the closing 0x03) before it names a tag: a single
-flipped bit must never read as another card.
+check (length, hex characters, checksum, the closing 0x03) before it counts at all.
+
+Those checks are not enough: the checksum is one XOR byte, so two flipped bits in the same
+column of two data bytes leave it right, and a crafted (or unlucky) frame names a card two
+bits away from the real one. So a tag is seen only when **two identical valid frames come
+one after the other**, the second within `confirm_window_ns` of the first. The module
+repeats its frame while the card lies on it, so this costs one repeat of latency. A valid
+frame that differs from the one before is only a candidate (counted in `unconfirmed` if
+nothing confirms it), and a card is dated to the first of its two frames.
 
     rdm = Rdm6300()
-    rdm.receive(b"\\x020A1B2C3D4E4E\\x03", t_ns)   # -> [TagSeen("0A1B2C3D4E", t_ns)]
+    rdm.receive(FRAME, t1)   # -> []: a candidate
+    rdm.receive(FRAME, t2)   # -> [TagSeen("0A1B2C3D4E", t1)]: confirmed by its repeat
+    rdm.receive(FRAME, t3)   # -> [TagSeen("0A1B2C3D4E", t3)]: every repeat after that
 """
 
 from __future__ import annotations
@@ -21,6 +30,9 @@ STX = 0x02
 ETX = 0x03
 FRAME_LEN = 14
 """STX, 10 data characters, 2 checksum characters, ETX."""
+CONFIRM_WINDOW_NS = 1_000_000_000
+"""The longest gap between a frame and the repeat that confirms it. A module repeats every
+few tens of milliseconds; a longer gap (the reader thread held up) only costs a repeat."""
 _HEX = b"0123456789ABCDEFabcdef"
 
 
@@ -52,12 +64,24 @@ class Rdm6300:
     name = "rdm6300"
     baudrate = 9600
 
-    def __init__(self) -> None:
+    def __init__(self, *, confirm_window_ns: int = CONFIRM_WINDOW_NS) -> None:
+        if confirm_window_ns <= 0:
+            raise ValueError("the window for a confirming repeat must be more than 0")
+        self.confirm_window_ns = confirm_window_ns
         self._buffer = bytearray()
         self._identified = False
+        self._last: tuple[str, int] | None = None
+        """The last valid frame's tag and arrival."""
+        self._confirmed = False
+        """Whether that tag has been confirmed by a repeat (and is being refreshed)."""
+        self._first_ns = 0
+        """When the last tag's run of identical frames began: a confirmed card's date."""
+        self.unconfirmed = 0
+        """Valid frames never followed by an identical one in time: not cards."""
 
     def connected(self, t_ns: int) -> bytes:
         self._buffer.clear()
+        self._settle()
         return b""
 
     def due(self, t_ns: int) -> bytes:
@@ -83,12 +107,35 @@ class Rdm6300:
                 if len(frame) < FRAME_LEN:
                     del buffer[:start]  # a good beginning: wait for the rest
                     return observations
-                observations.append(TagSeen(frame[1:11].decode("ascii").upper(), t_ns))
+                seen = self._confirm(frame[1:11].decode("ascii").upper(), t_ns)
+                if seen is not None:
+                    observations.append(seen)
                 self._identified = True
                 start += FRAME_LEN
             else:
                 observations.append(BadFrame(problem, t_ns))
                 start += 1
+
+    def _confirm(self, tag: str, t_ns: int) -> TagSeen | None:
+        """A valid frame naming `tag`: TagSeen once an identical frame came just before it."""
+        last = self._last
+        if last is not None and last[0] == tag and t_ns - last[1] <= self.confirm_window_ns:
+            self._last = (tag, t_ns)
+            if self._confirmed:
+                return TagSeen(tag, t_ns)
+            self._confirmed = True
+            return TagSeen(tag, self._first_ns)
+        self._settle()
+        self._last = (tag, t_ns)
+        self._first_ns = t_ns
+        return None
+
+    def _settle(self) -> None:
+        """The run of identical frames ends: a lone frame in it is counted, and forgotten."""
+        if self._last is not None and not self._confirmed:
+            self.unconfirmed += 1
+        self._last = None
+        self._confirmed = False
 
     def __repr__(self) -> str:
         return "Rdm6300()"
