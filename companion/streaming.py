@@ -14,6 +14,7 @@ companion/web/static/common.js. docs/display.md says what this exposes.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from companion.config import Config
@@ -63,11 +64,18 @@ class Streaming:
         host = LOOPBACK if self.local else EVERY_INTERFACE
         broker_url = self.config.broker.url
         ws_url = broker_url if broker_url.startswith(("ws://", "wss://")) else ""
+        login = self.config.broker
         if not broker_url:
-            self.broker = _start_embedded_broker(ws_host=host)
+            from companion.publish.broker import table_password
+            from companion.publish.broker_gate import TABLE_USER
+
+            # Locked: the table publishes with its own password; pages may only read.
+            password = table_password(self.config.store.resolved_path().parent)
+            self.broker = _start_embedded_broker(ws_host=host, password=password)
             broker_url, ws_url = self.broker.url, self.broker.ws_url
+            login = replace(login, username=TABLE_USER, password=password)
         board = self.config.game.board_id
-        self.publisher = Publisher.from_config(self.config.broker, board, url=broker_url)
+        self.publisher = Publisher.from_config(login, board, url=broker_url)
         display = DisplayConfig(broker=ws_url, prefix=self.config.broker.prefix, board=board)
         moved = ""
         try:
@@ -136,17 +144,19 @@ class Streaming:
             self.broker.close()
 
 
-def _start_embedded_broker(ws_host: str) -> EmbeddedBroker:
-    """The embedded broker: MQTT for the publisher on loopback only; MQTT over WebSockets,
-    which the pages use, on `ws_host`."""
+def _start_embedded_broker(ws_host: str, password: str) -> EmbeddedBroker:
+    """The embedded broker, locked with the table's password: MQTT for the publisher on
+    loopback only; MQTT over WebSockets, which the pages use, on `ws_host`."""
     from companion.publish.broker import BrokerError, EmbeddedBroker
 
-    broker = EmbeddedBroker(port=EMBEDDED_PORT, ws_port=EMBEDDED_WS_PORT, ws_host=ws_host)
+    broker = EmbeddedBroker(
+        port=EMBEDDED_PORT, ws_port=EMBEDDED_WS_PORT, ws_host=ws_host, table_password=password
+    )
     try:
         broker.start()
     except BrokerError:
         # Another broker (a system mosquitto, say) holds the usual ports: take free ones.
-        broker = EmbeddedBroker(port=0, ws_port=0, ws_host=ws_host)
+        broker = EmbeddedBroker(port=0, ws_port=0, ws_host=ws_host, table_password=password)
         try:
             broker.start()
         except BrokerError as err:

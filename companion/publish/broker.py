@@ -24,6 +24,13 @@ tests/broker:
   network was cut), so that client's Last Will is never sent. Such a client is now dropped
   after 1.5 keep-alive periods, as MQTT says, and its will goes out.
 
+Locked (`EmbeddedBroker(table_password=...)`, as `app`, `run` and `companion broker` start
+it): only the table, logged in as "table" with its password, may publish; every other client
+may only subscribe (companion/publish/broker_gate.py). Whatever the lock, the broker refuses
+an MQTT packet over MAX_PACKET_BYTES, a WebSocket from a page whose Origin is not this
+machine (or a name given in `page_names`), more than MAX_CONNECTIONS clients on a listener,
+and a connection that has not sent CONNECT within LOGIN_TIMEOUT_S.
+
 Errors a user can cause (a port in use, an address not on this machine) are `BrokerError`,
 a UserError: one line, no traceback.
 """
@@ -37,12 +44,18 @@ import errno
 import functools
 import logging
 import math
+import os
+import secrets
 import socket
 import threading
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from pathlib import Path
 from typing import Any, Self
 
 from companion.devices.closing import Closing
 from companion.errors import UserError
+from companion.lan import is_this_machine
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 1883
@@ -50,6 +63,13 @@ DEFAULT_WS_PORT = 9001
 START_TIMEOUT_S = 10.0
 STOP_TIMEOUT_S = 10.0
 KEEPALIVE_GRACE = 1.5
+MAX_PACKET_BYTES = 1024 * 1024
+"""The largest MQTT packet taken: a game's state is tens of kilobytes."""
+MAX_CONNECTIONS = 100
+"""Clients per listener: a busy room's phones, walls and overlays, with room to spare."""
+LOGIN_TIMEOUT_S = 10.0
+"""How long a new connection may take to send its CONNECT."""
+TABLE_PASSWORD_FILE = "broker-password"
 
 _TCP_LISTENER = "default"  # amqtt requires a listener of this name
 _WS_LISTENER = "ws"
@@ -60,6 +80,44 @@ log = logging.getLogger(__name__)
 
 class BrokerError(UserError):
     """The embedded broker cannot start: a port in use, an address not on this machine, ..."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What the broker refuses, whatever its lock."""
+
+    page_names: frozenset[str] = frozenset()
+    """Names besides this machine's own that a page's Origin may carry."""
+    max_connections: int = MAX_CONNECTIONS
+    login_timeout_s: float = LOGIN_TIMEOUT_S
+    refused: dict[str, int] = field(default_factory=dict, compare=False)
+    """Counts of what was refused, by kind: 'origin', 'connections', 'login'."""
+
+    def count(self, kind: str) -> None:
+        self.refused[kind] = self.refused.get(kind, 0) + 1
+
+
+def table_password(folder: Path) -> str:
+    """The password the table publishes with, made at the first start and kept, readable
+    by this user only, in `folder` (beside the games store)."""
+    path = folder / TABLE_PASSWORD_FILE
+    try:
+        kept = path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        kept = ""
+    except (OSError, UnicodeDecodeError) as err:
+        raise BrokerError(f"cannot read the broker password in {path}: {err}") from None
+    if kept:
+        return kept
+    made = secrets.token_urlsafe(24)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w", encoding="ascii") as out:
+            out.write(made + "\n")
+    except OSError as err:
+        raise BrokerError(f"cannot keep the broker password in {path}: {err}") from None
+    return made
 
 
 class EmbeddedBroker(Closing):
@@ -77,7 +135,14 @@ class EmbeddedBroker(Closing):
         port: int = DEFAULT_PORT,
         ws_port: int | None = DEFAULT_WS_PORT,
         ws_host: str | None = None,
+        *,
+        table_password: str | None = None,
+        limits: Limits | None = None,
     ) -> None:
+        """`table_password`: lock the broker, so that only a client logged in as "table"
+        with it may publish; None leaves publishing open to every client."""
+        self.table_password = table_password
+        self.limits = limits or Limits()
         self.host = host
         self.ws_host = host if ws_host is None else ws_host
         self.port = port
@@ -190,13 +255,19 @@ class EmbeddedBroker(Closing):
                 "type": "ws",
                 "bind": f"{_url_host(self.ws_host)}:{self.ws_port}",
             }
-        return {
-            "listeners": listeners,
-            # Only anonymous access: no $SYS topics, no packet or event logging plugins.
-            "plugins": {
+        plugins: dict[str, Any]
+        if self.table_password is None:
+            plugins = {
                 "amqtt.plugins.authentication.AnonymousAuthPlugin": {"allow_anonymous": True}
-            },
-        }
+            }
+        else:
+            lock = {"password": self.table_password}
+            plugins = {
+                "companion.publish.broker_gate.TableLogin": lock,
+                "companion.publish.broker_gate.ReadOnlyVisitors": lock,
+            }
+        # No $SYS topics, no packet or event logging plugins.
+        return {"listeners": listeners, "plugins": plugins}
 
     def _serve(self, ready: concurrent.futures.Future[None]) -> None:
         loop = asyncio.new_event_loop()
@@ -217,6 +288,7 @@ class EmbeddedBroker(Closing):
 
     async def _start_broker(self) -> Any:
         broker = _broker_class()(self._config())
+        broker.limits = self.limits
         try:
             await broker.start()
         except BaseException:
@@ -255,6 +327,7 @@ def _broker_class() -> type[Any]:
     """amqtt's Broker, less two bugs (see the module's docstring); amqtt is imported here, on
     first use, so that importing this module costs nothing."""
     from amqtt.broker import Broker
+    from amqtt.errors import NoDataError
     from amqtt.mqtt.protocol.broker_handler import BrokerProtocolHandler
 
     patched = (
@@ -269,6 +342,7 @@ def _broker_class() -> type[Any]:
         )
     # A client silent for its keep-alive period: amqtt logs it and keeps waiting.
     BrokerProtocolHandler.handle_read_timeout = _drop_silent_client
+    _limit_packet_size()
 
     class _FixedBroker(Broker):  # type: ignore[misc]
         async def _publish_retained_messages_for_subscription(
@@ -281,15 +355,96 @@ def _broker_class() -> type[Any]:
             if any(holder.client_id == session.client_id for holder, _qos in holders):
                 await super()._publish_retained_messages_for_subscription(subscription, session)
 
-        async def _initialize_client_session(self, *args: Any) -> tuple[Any, Any]:
+        limits: Limits
+
+        async def _initialize_client_session(
+            self, reader: Any, writer: Any, *args: Any
+        ) -> tuple[Any, Any]:
             """A client is dropped after 1.5 times its keep-alive without a packet (MQTT
-            3.1.1, 3.1.2.10), not 1.0: a ping that comes a little late is not a dead client."""
-            handler, session = await super()._initialize_client_session(*args)
+            3.1.1, 3.1.2.10), not 1.0: a ping that comes a little late is not a dead client.
+            One that sends no CONNECT within the login timeout is dropped at once."""
+            try:
+                handler, session = await asyncio.wait_for(
+                    super()._initialize_client_session(reader, writer, *args),
+                    self.limits.login_timeout_s,
+                )
+            except TimeoutError:
+                self.limits.count("login")
+                await writer.close()
+                raise NoDataError("no CONNECT in time") from None
             if session.keep_alive > 0:
                 session.keep_alive = math.ceil(session.keep_alive * KEEPALIVE_GRACE)
             return handler, session
 
+        async def _client_connected(self, listener_name: str, reader: Any, writer: Any) -> None:
+            """Past the connection limit, a client is turned away rather than kept waiting."""
+            server = self._servers.get(listener_name)
+            if server is not None and server.conn_count >= self.limits.max_connections:
+                self.limits.count("connections")
+                await writer.close()
+                return
+            await super()._client_connected(listener_name, reader, writer)
+
+        async def _create_server_instance(
+            self, listener_name: str, listener_type: Any, address: Any, port: int, ssl: Any
+        ) -> Any:
+            """The WebSockets listener answers only pages of this machine (see Limits)."""
+            if listener_type != "ws":
+                return await super()._create_server_instance(
+                    listener_name, listener_type, address, port, ssl
+                )
+            import websockets
+
+            limits = self.limits
+
+            def check_origin(connection: Any, request: Any) -> Any:
+                origin = request.headers.get("Origin")
+                if origin is None or _page_of_this_machine(origin, limits.page_names):
+                    return None
+                limits.count("origin")
+                return connection.respond(HTTPStatus.FORBIDDEN, "not a page of this table\n")
+
+            return await websockets.serve(
+                functools.partial(self.ws_connected, listener_name=listener_name),
+                address,
+                port,
+                ssl=ssl,
+                subprotocols=[websockets.Subprotocol("mqtt")],
+                process_request=check_origin,
+                max_size=MAX_PACKET_BYTES + 16,
+            )
+
     return _FixedBroker
+
+
+def _page_of_this_machine(origin: str, names: frozenset[str]) -> bool:
+    from urllib.parse import urlsplit
+
+    try:
+        host = urlsplit(origin).hostname or ""
+    except ValueError:
+        return False
+    return host in names or is_this_machine(host)
+
+
+def _limit_packet_size() -> None:
+    """A packet that says it is longer than MAX_PACKET_BYTES is read as the end of the
+    connection, before a byte of it is buffered."""
+    from amqtt.mqtt.packet import MQTTFixedHeader
+
+    if getattr(MQTTFixedHeader.from_stream, "limited", False):
+        return
+    read_header = MQTTFixedHeader.from_stream.__func__
+
+    async def from_stream(cls: Any, reader: Any) -> Any:
+        header = await read_header(cls, reader)
+        if header is not None and header.remaining_length > MAX_PACKET_BYTES:
+            log.info("a packet of %d bytes refused", header.remaining_length)
+            return None
+        return header
+
+    from_stream.limited = True  # type: ignore[attr-defined]
+    MQTTFixedHeader.from_stream = classmethod(from_stream)
 
 
 def _drop_silent_client(handler: Any) -> None:

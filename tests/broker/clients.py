@@ -28,6 +28,7 @@ class Client:
         transport: str = "tcp",
         will: tuple[str, bytes] | None = None,
         keepalive: int = 10,
+        login: tuple[str, str] | None = None,
     ) -> None:
         self.paho = mqtt.Client(
             CallbackAPIVersion.VERSION2,
@@ -44,6 +45,10 @@ class Client:
         )
         if will is not None:
             self.paho.will_set(will[0], will[1], qos=1, retain=True)
+        if login is not None:
+            self.paho.username_pw_set(*login)
+        self.refused: Any = None
+        """Why the broker refused the login, when it did."""
         self.paho.connect("127.0.0.1", port, keepalive=keepalive)
         self.paho.loop_start()
         if not self._connected.wait(TIMEOUT_S):
@@ -53,6 +58,8 @@ class Client:
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         if not reason.is_failure:
             self._connected.set()
+        else:
+            self.refused = reason
 
     def subscribe(self, topic_filter: str, qos: int = 1) -> None:
         self._subscribed.clear()
