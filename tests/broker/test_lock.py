@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
+from websockets.typing import Subprotocol
 
 from companion.publish.broker import (
     MAX_PACKET_BYTES,
@@ -94,7 +95,8 @@ def test_a_visitors_last_will_is_not_published(
 def handshake(broker: EmbeddedBroker, origin: str | None) -> None:
     url = f"ws://127.0.0.1:{ws_port(broker)}/"
     headers = {"Origin": origin} if origin else None
-    with connect(url, subprotocols=["mqtt"], additional_headers=headers, open_timeout=5):
+    mqtt = [Subprotocol("mqtt")]
+    with connect(url, subprotocols=mqtt, additional_headers=headers, open_timeout=5):
         pass
 
 
