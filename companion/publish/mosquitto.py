@@ -50,7 +50,11 @@ class Mosquitto(Closing):
         password: tuple[str, str] | None = None,
         acl: str | None = None,
         port: int | None = None,
+        users: tuple[tuple[str, str], ...] = (),
+        settings: tuple[str, ...] = (),
     ) -> None:
+        """`password` is one user's login; `users` more of them. `settings` are more lines
+        for the configuration's global section (max_packet_size, say)."""
         binary = find_mosquitto()
         if binary is None:
             raise MosquittoError("mosquitto is not installed (Debian: apt-get install mosquitto)")
@@ -71,8 +75,10 @@ class Mosquitto(Closing):
             "persistence false",
             f"log_dest file {self.dir / 'mosquitto.log'}",
             "log_type all",
+            *settings,
         ]
-        auth = self._auth_lines(password, acl)
+        logins = ((password,) if password is not None else ()) + users
+        auth = self._auth_lines(logins, acl)
         lines += [f"listener {self.port} 127.0.0.1", *auth]
         if self.ws_port is not None:
             # mosquitto's websockets listener ignores the bind address and listens on every
@@ -151,18 +157,19 @@ class Mosquitto(Closing):
 
     # -- configuration ---------------------------------------------------------------------
 
-    def _auth_lines(self, password: tuple[str, str] | None, acl: str | None) -> list[str]:
-        if password is None and acl is None:
+    def _auth_lines(self, logins: tuple[tuple[str, str], ...], acl: str | None) -> list[str]:
+        if not logins and acl is None:
             return ["allow_anonymous true"]
         lines = ["allow_anonymous false"]
-        if password is not None:
+        if logins:
             passwd = self.dir / "passwd"
             passwd.touch()
-            subprocess.run(
-                ["mosquitto_passwd", "-b", str(passwd), password[0], password[1]],
-                check=True,
-                capture_output=True,
-            )
+            for user, secret in logins:
+                subprocess.run(
+                    ["mosquitto_passwd", "-b", str(passwd), user, secret],
+                    check=True,
+                    capture_output=True,
+                )
             passwd.chmod(0o644)  # mosquitto drops to its own user when started as root
             lines.append(f"password_file {passwd}")
         if acl is not None:

@@ -1,0 +1,118 @@
+"""The mosquitto configuration docs/mqtt.md gives a club, run on a real mosquitto: displays
+only read, each board writes only its own topics, and a giant packet is refused. The ACL
+and the packet limit are read from the documentation itself, so the two cannot drift."""
+
+from __future__ import annotations
+
+import re
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.publish.mosquitto import Mosquitto, find_mosquitto
+from tests.broker.clients import Client
+
+pytestmark = pytest.mark.skipif(find_mosquitto() is None, reason="mosquitto is not installed")
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "mqtt.md"
+LOGINS = (("display", "shown-to-all"), ("table-1", "pw-1"), ("table-2", "pw-2"))
+
+
+def documented(name: str) -> str:
+    """The code block that follows the line naming `name` in docs/mqtt.md."""
+    text = DOCS.read_text(encoding="utf-8")
+    found = re.search(rf"`{re.escape(name)}`:\n\n```conf\n(.*?)```", text, re.S)
+    assert found, f"docs/mqtt.md has no {name} block"
+    return found.group(1)
+
+
+@pytest.fixture(scope="module")
+def club() -> Iterator[Mosquitto]:
+    limit = [
+        line
+        for line in documented("/etc/mosquitto/conf.d/tabletop.conf").splitlines()
+        if line.startswith("max_packet_size")
+    ]
+    assert limit, "the documented configuration sets no packet limit"
+    acl = documented("/etc/mosquitto/tabletop.acl")
+    with Mosquitto(websockets=True, acl=acl, users=LOGINS, settings=tuple(limit)) as broker:
+        yield broker
+
+
+@pytest.fixture()
+def clients() -> Iterator[list[Client]]:
+    made: list[Client] = []
+    yield made
+    for client in made:
+        client.close()
+
+
+def login(user: str) -> tuple[str, str]:
+    return next(pair for pair in LOGINS if pair[0] == user)
+
+
+def ws(club: Mosquitto) -> int:
+    assert club.ws_port is not None
+    return club.ws_port
+
+
+def test_a_board_writes_its_own_topics_and_a_display_reads_them(
+    club: Mosquitto, clients: list[Client]
+) -> None:
+    page = Client("page", ws(club), transport="websockets", login=login("display"))
+    table = Client("table-1", club.port, login=login("table-1"))
+    clients += [page, table]
+    page.subscribe("tabletop/#")
+    table.publish("tabletop/table-1/state", b"real", retain=True)
+    assert page.take(1) == [("tabletop/table-1/state", b"real", False, 1)]
+
+
+@pytest.mark.parametrize(
+    ("user", "topic"),
+    [("display", "tabletop/table-1/state"), ("table-2", "tabletop/table-1/state")],
+)
+def test_nobody_writes_another_boards_topics(
+    club: Mosquitto, clients: list[Client], user: str, topic: str
+) -> None:
+    page = Client(f"page-{user}", ws(club), transport="websockets", login=login("display"))
+    forger = Client(f"forger-{user}", club.port, login=login(user))
+    clients += [page, forger]
+    page.subscribe("tabletop/table-1/#")
+    page.quiet_for(0.3)  # whatever an earlier test retained
+    forger.publish(topic, b"forged", retain=True)
+    assert page.quiet_for(0.5) == []
+
+
+def test_no_one_gets_in_without_a_login(club: Mosquitto) -> None:
+    with pytest.raises(AssertionError, match="did not connect"):
+        Client("stranger", ws(club), transport="websockets")
+
+
+def test_a_giant_packet_is_refused(club: Mosquitto, clients: list[Client]) -> None:
+    page = Client("page-giant", ws(club), transport="websockets", login=login("display"))
+    table = Client("table-1-giant", club.port, login=login("table-1"))
+    clients += [page, table]
+    page.subscribe("tabletop/table-1/#")
+    page.quiet_for(0.3)
+    with socket.create_connection(("127.0.0.1", club.port), timeout=10) as raw:
+        user, secret = (part.encode() for part in login("table-1"))
+        body = b"\x00\x04MQTT\x04\xc2\x00\x3c\x00\x05giant"
+        body += len(user).to_bytes(2, "big") + user + len(secret).to_bytes(2, "big") + secret
+        raw.sendall(bytes([0x10, len(body)]) + body)
+        assert raw.recv(4)[:1] == b"\x20"
+        size, encoded = 20 * 1024 * 1024, bytearray()
+        n = size
+        while True:
+            byte, n = n % 128, n // 128
+            encoded.append(byte | (0x80 if n else 0))
+            if not n:
+                break
+        raw.sendall(b"\x31" + bytes(encoded) + b"\x00\x16tabletop/table-1/state" + b"x" * 4096)
+        try:
+            closed = raw.recv(1) == b""
+        except ConnectionResetError:
+            closed = True
+        assert closed
+    assert page.quiet_for(0.5) == []
