@@ -25,6 +25,7 @@ from typing import Any, Final
 import platformdirs
 
 from companion.errors import UserError
+from companion.files import parsing, read_input_text
 
 APP_NAME = "tabletop-companion"
 CONFIG_ENV = "COMPANION_CONFIG"
@@ -185,22 +186,29 @@ _SECTIONS: dict[str, type] = {
 def require_config_file(path: Path) -> Path:
     """`path`, when it names a file: a configuration named on purpose (`--config`) must
     exist, unlike the default place, which holds no file until settings are saved."""
+    if "\x00" in str(path):
+        raise UserError("a configuration file name cannot hold a NUL byte", where=repr(str(path)))
+    if os.path.islink(path) and not path.exists():
+        raise UserError(
+            f"a symbolic link to {os.readlink(path)!r}, which does not exist", where=str(path)
+        )
     if not path.exists():
         raise UserError("no such configuration file", where=str(path))
     return path
 
 
 def load_config(path: Path | None = None) -> Config:
-    """Reads the configuration; a missing file gives the defaults."""
+    """Reads the configuration; a missing file gives the defaults (but a symbolic link that
+    leads nowhere is an error: the file meant is not where it was said to be)."""
     path = path or default_config_path()
-    if not path.exists():
+    if "\x00" not in str(path) and not os.path.lexists(path):
         return Config()
+    text = read_input_text(path, "configuration file")
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        with parsing(str(path), "configuration file"):
+            raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise UserError(f"not valid TOML: {err}", where=str(path)) from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise UserError(f"cannot read: {err}", where=str(path)) from None
     return parse_config(raw, str(path))
 
 
@@ -339,7 +347,10 @@ def _broker_url(value: str) -> str | None:
     """Empty (the embedded broker) or what companion/publish/publisher.py can connect to."""
     if not value:
         return None
-    parts = urllib.parse.urlsplit(value)
+    try:
+        parts = urllib.parse.urlsplit(value)
+    except ValueError as err:  # 'mqtt://[::1': an IPv6 address left open
+        return f"is not a URL ({err}): {value!r}"
     if parts.scheme.lower() not in BROKER_SCHEMES:
         *first, last = (f"{scheme}://" for scheme in BROKER_SCHEMES)
         return f"must start with {', '.join(first)} or {last}, not {value!r}"
@@ -351,10 +362,45 @@ def _broker_url(value: str) -> str | None:
         return f"has a port that is not a number from 0 to 65535: {value!r}"
     if not parts.hostname or any(char.isspace() for char in parts.hostname):
         return f"names no host: {value!r}"
+    if any(not char.isprintable() for char in value):
+        return f"must not hold control characters: {value!r}"
+    return None
+
+
+def _store_path(value: str) -> str | None:
+    """Empty (the user data directory) or a path; `~user/...` must name a user there is."""
+    try:
+        Path(value).expanduser()
+    except RuntimeError:
+        return f"names the home directory of a user there is not: {value!r}"
+    return None
+
+
+_NO_NUL: Final = frozenset(
+    {
+        ("store", "path"),
+        ("game", "deck"),
+        ("reader", "port"),
+        ("broker", "url"),
+        ("broker", "username"),
+        ("broker", "ca_file"),
+        ("broker", "cert_file"),
+        ("broker", "key_file"),
+        ("camera", "source"),
+    }
+)
+"""Settings that are file names, ports, URLs or MQTT strings: none of these can hold a NUL
+byte (a password may: MQTT sends it as bytes)."""
+
+
+def _no_nul(section: str, key: str, value: Any) -> str | None:
+    if (section, key) in _NO_NUL and isinstance(value, str) and "\x00" in value:
+        return f"{section}.{key} must not hold a NUL byte: {value!r}"
     return None
 
 
 _CHECKS: Final[dict[tuple[str, str], Check]] = {
+    ("store", "path"): _store_path,
     ("game", "board_id"): _topic_level,
     ("pins", "players"): _pins,
     ("pins", "pause"): _pin_or_none,
@@ -373,6 +419,10 @@ _CHECKS: Final[dict[tuple[str, str], Check]] = {
 def _first_problem(config: Config) -> str | None:
     """Why `config` cannot work, naming the setting at fault; None when it can."""
     values = config.to_dict()
+    for section, settings in values.items():
+        for key, value in settings.items():
+            if reason := _no_nul(section, key, value):
+                return reason
     for (section, key), check in _CHECKS.items():
         reason = check(values[section][key])
         if reason:

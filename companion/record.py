@@ -11,12 +11,16 @@ Readers take streams, not paths; a bad line is a UserError naming the line and f
 
 from __future__ import annotations
 
+import io
 import json
+import math
+import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 from companion.errors import UserError
+from companion.files import parsing, read_input_text, read_stream_text
 from companion.games import find_engine
 from companion.games.contract import (
     JSON,
@@ -129,16 +133,25 @@ def write_record(
         out.write(json.dumps(line, separators=(",", ":")) + "\n")
 
 
+def _no_constant(name: str) -> Any:
+    raise UserError(f"not valid JSON: {name} is not a JSON number")
+
+
 def _lines(stream: IO[str], name: str) -> Iterator[tuple[int, Any]]:
     for number, text in enumerate(stream, start=1):
         if not text.strip():
             continue
+        where = f"{name}:{number}"
         try:
-            yield number, json.loads(text)
+            with parsing(where, "game record line"):
+                data = json.loads(text, parse_constant=_no_constant)
         except json.JSONDecodeError as err:
             raise UserError(
-                f"not valid JSON: {err.msg} (column {err.colno})", where=f"{name}:{number}"
+                f"not valid JSON: {err.msg} (column {err.colno})", where=where
             ) from None
+        except UserError as err:
+            raise UserError(err.message, where=where) from None
+        yield number, data
 
 
 def read_record(stream: IO[str], name: str = "<record>") -> GameRecord:
@@ -156,13 +169,18 @@ def read_record(stream: IO[str], name: str = "<record>") -> GameRecord:
         if not isinstance(data, dict):
             raise UserError("an action line must be a JSON object", where=where)
         if "clock" in data:
-            clock_inputs.append(_clock_line(data, len(clock_inputs) + 1, where))
+            after_ns = clock_inputs[-1].t_ns if clock_inputs else 0
+            clock_inputs.append(_clock_line(data, len(clock_inputs) + 1, where, after_ns))
             continue
         seq, t = data.get("seq"), data.get("t")
         if not isinstance(seq, int) or seq != len(actions) + 1:
             raise UserError(f"'seq' must be {len(actions) + 1}, got {seq!r}", where=where)
-        if isinstance(t, bool) or not isinstance(t, int | float):
-            raise UserError(f"'t' must be a number of seconds, got {t!r}", where=where)
+        seconds = _seconds(t, where)
+        if actions and seconds < actions[-1].t:
+            raise UserError(
+                f"'t' goes backwards: {t!r} after {actions[-1].t!r} (times never decrease)",
+                where=where,
+            )
         if set(data) - {"seq", "t", "action"}:
             raise UserError(
                 f"unknown key {sorted(set(data) - {'seq', 't', 'action'})[0]!r}", where=where
@@ -171,13 +189,23 @@ def read_record(stream: IO[str], name: str = "<record>") -> GameRecord:
             action = engine.action_from_dict(data.get("action"))  # type: ignore[arg-type]
         except BadData as err:
             raise UserError(str(err), where=where) from None
-        actions.append(RecordedAction(seq=seq, t=float(t), action=action))
+        actions.append(RecordedAction(seq=seq, t=seconds, action=action))
     if clock_inputs and header.clock is None:
         raise UserError("clock lines, but the header describes no clock", where=name)
     return GameRecord(header=header, actions=tuple(actions), clock_inputs=tuple(clock_inputs))
 
 
-def _clock_line(data: JSON, expected_n: int, where: str) -> RecordedClockInput:
+def read_record_file(name: str) -> GameRecord:
+    """The record in file `name`, or on standard input for '-': read as every input file is
+    (companion/files.py: a regular file, a few MB at most, UTF-8) and parsed."""
+    if name == "-":
+        text = read_stream_text(sys.stdin.buffer, "<stdin>", "game record")
+        return read_record(io.StringIO(text), "<stdin>")
+    text = read_input_text(name, "game record")
+    return read_record(io.StringIO(text), name)
+
+
+def _clock_line(data: JSON, expected_n: int, where: str, after_ns: int = 0) -> RecordedClockInput:
     n, item = data.get("clock"), data.get("input")
     if not isinstance(n, int) or n != expected_n:
         raise UserError(f"'clock' must be {expected_n}, got {n!r}", where=where)
@@ -187,7 +215,28 @@ def _clock_line(data: JSON, expected_n: int, where: str) -> RecordedClockInput:
         )
     if not isinstance(item, dict) or not isinstance(item.get("t_ns"), int):
         raise UserError("a clock line needs an 'input' object with a whole 't_ns'", where=where)
+    _seconds(data.get("t"), where)
+    if item["t_ns"] < 0 or item["t_ns"] < after_ns:
+        raise UserError(
+            f"'t_ns' must be 0 or more and never decrease, got {item['t_ns']!r} after {after_ns}",
+            where=where,
+        )
     return RecordedClockInput(n=n, t_ns=item["t_ns"], input=item)
+
+
+def _seconds(t: Any, where: str) -> float:
+    """A line's 't': a finite number of seconds, 0 or more (record.schema.json)."""
+    if isinstance(t, bool) or not isinstance(t, int | float):
+        raise UserError(f"'t' must be a number of seconds, got {t!r}", where=where)
+    try:
+        seconds = float(t)
+    except OverflowError:
+        seconds = math.inf
+    if not math.isfinite(seconds) or seconds < 0:
+        raise UserError(
+            f"'t' must be a finite number of seconds, 0 or more, got {t!r}", where=where
+        )
+    return seconds
 
 
 @dataclass(frozen=True)

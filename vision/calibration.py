@@ -16,6 +16,7 @@ another. Whatever fails is said in words a player understands.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -27,13 +28,18 @@ import numpy as np
 from numpy.typing import NDArray
 
 from companion.errors import UserError
-from companion.files import write_atomically
+from companion.files import parsing, read_input_text, write_atomically
 from vision.colours import NEUTRAL_CHROMA, ColourModel, chroma_distance, features
 from vision.geometry import Board, load_board
 from vision.lean import Lean
 
 FORMAT = "companion-vision-calibration"
 VERSION = 1
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
 
 PLAN_PLACES = (13, 88, 38, 63, 1, 100, 26, 75, 7, 94, 51, 32, 19, 57, 44, 82)
 """Places for the calibration crystals, taken two at a time: far apart, spread over the
@@ -106,16 +112,27 @@ class Calibration:
 
     @classmethod
     def load(cls, path: Path) -> Calibration:
+        if not os.path.lexists(path):
+            raise UserError("no such calibration file", where=str(path))
+        text = read_input_text(path, "calibration file")
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise UserError("no such calibration file", where=str(path)) from None
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            with parsing(str(path), "calibration file"):
+                data = json.loads(text, parse_constant=_no_constant)
+        except json.JSONDecodeError as error:
             raise UserError(f"not a calibration file: {error}", where=str(path)) from None
         try:
-            return cls.from_dict(data)
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
+            with parsing(str(path), "calibration file"):
+                calibration = cls.from_dict(data)
+        except (KeyError, TypeError, IndexError, AttributeError) as error:
             raise UserError(f"not a calibration file: {error!r}", where=str(path)) from None
+        try:
+            # "nan" and "inf" as text get past float(); no colour can be measured so.
+            json.dumps(calibration.to_dict(), allow_nan=False)
+        except ValueError:
+            raise UserError(
+                "not a calibration file: a number in it is not finite", where=str(path)
+            ) from None
+        return calibration
 
     @classmethod
     def from_dict(cls, data: Any) -> Calibration:

@@ -15,12 +15,14 @@ positions do), so `companion print board` may print the same file on any paper.
 
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from companion.errors import UserError
+from companion.files import parsing, read_input_text
 
 BOARDS_DIR = Path(__file__).parent / "boards"
 DEFAULT_BOARD = BOARDS_DIR / "memwars.toml"
@@ -183,16 +185,17 @@ class Board:
 def load_board(path: Path | str | None = None) -> Board:
     """Read and check a board file; the MemWars board when no path is given."""
     file = Path(path) if path is not None else DEFAULT_BOARD
+    if not os.path.lexists(file):
+        raise UserError("no such board file", where=str(file))
+    text = read_input_text(file, "board file")
     try:
-        data = tomllib.loads(file.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError("no such board file", where=str(file)) from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise UserError(f"cannot read the board file: {error}", where=str(file)) from None
+        with parsing(str(file), "board file"):
+            data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise UserError(f"not valid TOML: {error}", where=str(file)) from None
     try:
-        return _board(data, str(file))
+        with parsing(str(file), "board description"):
+            return _board(data, str(file))
     except (KeyError, TypeError, ValueError) as error:
         raise UserError(f"not a board description: {_reason(error)}", where=str(file)) from None
 

@@ -122,16 +122,10 @@ def _solve(args: argparse.Namespace) -> int:
 
 def _hint(args: argparse.Namespace) -> int:
     from companion.games.mem.solver import best_action
-    from companion.record import read_record, replay
+    from companion.record import read_record_file, replay
 
     budget = _budget(args.budget)
-    try:
-        with open(args.record, encoding="utf-8") as stream:
-            record = read_record(stream, args.record)
-    except (OSError, UnicodeDecodeError) as err:
-        raise UserError(
-            f"cannot read: {getattr(err, 'strerror', None) or err}", where=args.record
-        ) from None
+    record = read_record_file(args.record)
     if record.header.game != "mem":
         raise UserError(f"a {record.header.game} record, not a MeM one", where=args.record)
     state = replay(record, args.record).state

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from rich.console import Console
 
-from companion.errors import UserError
-from companion.record import read_record, replay
+from companion.record import read_record_file, replay
 from companion.render import print_summary
 
 
@@ -27,16 +25,7 @@ def register(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     name = args.record
-    if name == "-":
-        record = read_record(sys.stdin, "<stdin>")
-    else:
-        try:
-            with open(name, encoding="utf-8") as stream:
-                record = read_record(stream, name)
-        except (OSError, UnicodeDecodeError) as err:
-            raise UserError(
-                f"cannot read: {getattr(err, 'strerror', None) or err}", where=name
-            ) from None
+    record = read_record_file(name)
     result = replay(record, name)
     summary = result.engine.summary(result.state)
     clock = None

@@ -17,6 +17,7 @@ from typing import Any
 from companion.decks.model import Card, Deck, normalise_tag
 from companion.decks.validate import Problem, check_deck
 from companion.errors import UserError
+from companion.files import parsing, read_input_bytes
 
 DATA_DIR = Path(__file__).parent / "data"
 """Where bundled decks live, one `<id>.toml` each."""
@@ -67,7 +68,11 @@ def load_deck(path: str | Path) -> Deck:
         more = len(problems) - 1
         extra = f" (and {more} more; run `companion deck validate {path}`)" if more else ""
         raise DeckError(f"{problems[0]}{extra}")
-    return _build(data, path, digest)
+    try:
+        with parsing(str(path), "deck file"):
+            return _build(data, path, digest)
+    except UserError as err:
+        raise DeckError(err.message, where=err.where) from None
 
 
 def validate_deck_file(path: str | Path) -> list[Problem]:
@@ -90,6 +95,9 @@ def _examine(path: Path) -> tuple[list[Problem], dict[str, Any] | None, str]:
         return [_syntax_problem(file, text, err)], None, digest
     except RecursionError:
         return [Problem(file, None, "", "not valid TOML: values nested too deeply")], None, digest
+    except (ValueError, OverflowError) as err:
+        # A number past Python's limit on digits (4,300) is a ValueError, not a TOML error.
+        return [Problem(file, None, "", f"not valid TOML: {err}")], None, digest
     try:
         return check_deck(data, text, file, base_dir=path.parent), data, digest
     except RecursionError:
@@ -99,19 +107,9 @@ def _examine(path: Path) -> tuple[list[Problem], dict[str, Any] | None, str]:
 
 def _read_bytes(path: Path) -> bytes:
     try:
-        if path.is_dir():
-            raise DeckError("is a directory, not a deck file")
-        if not path.exists():
-            raise DeckError("no such file")
-        if not path.is_file():
-            raise DeckError("not a regular file")
-        if path.stat().st_size > MAX_BYTES:
-            raise DeckError(f"too large for a deck file ({path.stat().st_size:,} bytes)")
-        return path.read_bytes()
-    except PermissionError:
-        raise DeckError("cannot read: permission denied") from None
-    except OSError as err:
-        raise DeckError(f"cannot read: {err.strerror or err}") from None
+        return read_input_bytes(path, "deck file", MAX_BYTES)
+    except UserError as err:
+        raise DeckError(err.message) from None
 
 
 def _decode(raw: bytes) -> str:

@@ -456,7 +456,9 @@ def test_a_file_too_large_to_be_a_deck(tmp_path: Path, monkeypatch: pytest.Monke
 
     monkeypatch.setattr(load, "MAX_BYTES", 10)
     path = write_deck(tmp_path, "format = 'memdeck/1'\n")
-    assert [p.message for p in validate_deck_file(path)] == ["too large for a deck file (21 bytes)"]
+    assert [p.message for p in validate_deck_file(path)] == [
+        "too large for a deck file (21 bytes; a deck file may have at most 10 bytes)"
+    ]
 
 
 # --- the line locator ----------------------------------------------------------------------
