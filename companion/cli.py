@@ -14,6 +14,7 @@ from companion import __version__
 from companion.commands import COMMAND_MODULES
 from companion.config import require_config_file
 from companion.errors import UserError
+from companion.render import plain
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,7 +48,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         result: int = args.run(args)
         return result
     except UserError as err:
-        print(f"companion: error: {err}", file=sys.stderr)
+        # One line, whatever a file name or a file's text put in the message.
+        print(f"companion: error: {plain(err, one_line=True)}", file=sys.stderr)
         return err.exit_code
     except KeyboardInterrupt:
         print("companion: interrupted", file=sys.stderr)

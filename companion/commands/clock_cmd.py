@@ -44,6 +44,7 @@ from companion.config import Config, load_config
 from companion.devices.buzzer import TerminalBell
 from companion.devices.keyboard import PLAYER_KEYS, KeyboardButtons
 from companion.errors import UserError
+from companion.render import safe
 
 TICK_S = 0.05
 ADJUST_NS = 10 * NS_PER_S
@@ -144,7 +145,8 @@ def build_runner(args: argparse.Namespace, now: Callable[[], int]) -> tuple[Cloc
             raise UserError(
                 f"--order takes player numbers like 2,1,3, not {args.order!r}"
             ) from None
-    names = [n.strip() for n in args.names.split(",")] if args.names else []
+    # Shown by rich: markup and control characters in a name are shown as typed.
+    names = [safe(n.strip()) for n in args.names.split(",")] if args.names else []
     names += [f"Player {i + 1}" for i in range(len(names), count)]
     try:
         clock = model.new_clock(controls, order)

@@ -25,6 +25,7 @@ from companion.decks.enroll import PROTOCOL_NAMES, Enrollment, parse_quadrants
 from companion.decks.model import QUADRANT_CORNERS
 from companion.decks.tagmap import load_tag_map, save_tag_map, tag_map_path
 from companion.errors import UserError
+from companion.render import plain
 
 
 def register(commands: Any) -> None:
@@ -84,15 +85,17 @@ def _enroll(args: argparse.Namespace) -> int:
     path = tag_map_path(deck)
     enrollment = Enrollment(deck, load_tag_map(deck), start=args.start, quadrants=args.quadrants)
     if enrollment.done:
-        print(f"{deck.title}: every chosen card already has a tag (tag map: {path})")
+        print(plain(f"{deck.title}: every chosen card already has a tag (tag map: {path})"))
         print("use --from N to enroll again from card N")
         return 0
     with enroll.reader_events(args.port, args.protocol) as events:
         first = enrollment.expected()
         assert first is not None
         print(
-            f"Enrolling {deck.title}: {enrollment.remaining} cards to scan, "
-            f"from card {first.number}; tags are saved to {path}"
+            plain(
+                f"Enrolling {deck.title}: {enrollment.remaining} cards to scan, "
+                f"from card {first.number}; tags are saved to {path}"
+            )
         )
         print("Place each card on the reader when asked, then take it off. Ctrl-C stops.")
         try:
@@ -100,7 +103,7 @@ def _enroll(args: argparse.Namespace) -> int:
                 enrollment,
                 events,
                 save=lambda tags: save_tag_map(deck, tags),
-                say=lambda line: print(line, flush=True),
+                say=lambda line: print(plain(line), flush=True),
             )
         except KeyboardInterrupt:
             print()
@@ -127,9 +130,9 @@ def _validate(args: argparse.Namespace) -> int:
         if problems:
             status = 2
             for problem in problems:
-                print(problem)
+                print(plain(problem))
         else:
-            print(f"{name}: ok ({summary(load_deck(path or name))})")
+            print(plain(f"{name}: ok ({summary(load_deck(path or name))})"))
     return status
 
 
@@ -145,9 +148,11 @@ def _list(args: argparse.Namespace) -> int:
             deck = load_deck(path)
         except DeckError as err:
             status = 2
-            rows.append((deck_id, f"(invalid: {err})", "-", "-"))
+            rows.append((deck_id, plain(f"(invalid: {err})", one_line=True), "-", "-"))
             continue
-        rows.append((deck_id, deck.title, str(len(deck.cards)), str(deck.depth)))
+        rows.append(
+            (deck_id, plain(deck.title, one_line=True), str(len(deck.cards)), str(deck.depth))
+        )
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
         print(
@@ -159,7 +164,7 @@ def _list(args: argparse.Namespace) -> int:
 def _show(args: argparse.Namespace) -> int:
     deck = find_deck(args.deck)
     if args.card is None:
-        print(_deck_text(deck))
+        print(plain(_deck_text(deck)))
         return 0
     card = deck.card(args.card)
     if card is None:
@@ -181,7 +186,7 @@ def _show(args: argparse.Namespace) -> int:
         lines.append(f"  image:   {card.image}")
     if card.rfid:
         lines.append(f"  rfid:    {', '.join(card.rfid)}")
-    print("\n".join(lines))
+    print(plain("\n".join(lines)))
     return 0
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from rich.console import Console
 
 from companion.record import read_record_file, replay
-from companion.render import print_summary
+from companion.render import print_summary, safe
 
 
 def register(commands: Any) -> None:
@@ -48,16 +48,16 @@ def run(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     deck = record.header.deck
     console.print(
-        f"{name}: {record.header.game}, {len(record.actions)} actions"
-        + (f", deck {deck.get('title') or deck.get('id')}" if deck else "")
+        f"{safe(name)}: {safe(record.header.game)}, {len(record.actions)} actions"
+        + (f", deck {safe(deck.get('title') or deck.get('id'))}" if deck else "")
     )
     expectation = result.engine.expected(result.state)
     if expectation is not None:
-        console.print(f"Waiting for: {expectation.prompt}")
+        console.print(f"Waiting for: {safe(expectation.prompt)}")
     if "lines" in summary:
         # A game whose summary is not MemWars' score breakdown says itself what to show.
         for line in summary["lines"]:
-            console.print(line)
+            console.print(safe(line))
     else:
         print_summary(console, summary)
     if clock is not None:
@@ -65,7 +65,8 @@ def run(args: argparse.Namespace) -> int:
         for i, player in enumerate(clock):
             name = sides[i] if i < len(sides) else f"side {i}"
             flag = ", flag fallen" if player["flagged"] else ""
-            console.print(f"Clock: {name} {player['text']} after {player['moves']} moves{flag}")
+            shown = f"{safe(name)} {safe(player['text'])}"
+            console.print(f"Clock: {shown} after {player['moves']} moves{flag}")
     return 0
 
 

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.markup import escape
 
 from companion.card_reading import CardReading, EmulatedReader
 from companion.config import load_config
@@ -21,7 +20,7 @@ from companion.games.contract import BadSetup
 from companion.games.memwars import events as E
 from companion.games.memwars.narrate import narrate
 from companion.games.memwars.players import SimulatedTable
-from companion.render import print_summary
+from companion.render import print_summary, safe
 from companion.session import Referee
 from companion.simulated_camera import HANDS, CameraSettings, Filmed, SimulatedCamera
 from companion.store import Store
@@ -175,13 +174,13 @@ def run(args: argparse.Namespace, attach: OnGame | None = None) -> int:
             detach = attach(parts) if attach else None
             camera = _start_camera(args, len(setup["sides"]), console) if args.camera else None
             if not args.quiet:
-                console.rule(f"{deck.title}: a simulated {args.mode} game")
+                console.rule(f"{safe(deck.title)}: a simulated {args.mode} game")
             while (expectation := referee.expected()) is not None:
                 started = time.monotonic()
                 if scanner is not None and expectation.cards:
                     for line in scanner.scan(expectation.cards):
                         if not args.quiet:
-                            console.print(f"  [dim]{line}[/dim]")
+                            console.print(f"  [dim]{safe(line)}[/dim]")
                 action = table.next_action(referee.state, expectation)
                 events = referee.submit(action)
                 filmed = camera.film(referee.state) if camera is not None else Filmed()
@@ -267,17 +266,17 @@ def _print_events(
 ) -> None:
     """The move's events; what the camera made of the move goes before the next turn's."""
     setup = referee.state.setup
-    camera_lines = [f"  [dim]camera: {filmed.seen}[/dim]"] if filmed.seen else []
-    camera_lines += [f"  [bold red]camera alert[/bold red]: {escape(a)}" for a in filmed.alerts]
+    camera_lines = [f"  [dim]camera: {safe(filmed.seen)}[/dim]"] if filmed.seen else []
+    camera_lines += [f"  [bold red]camera alert[/bold red]: {safe(a)}" for a in filmed.alerts]
     for event in events:
         if isinstance(event, E.TurnStarted):
             for line in camera_lines:
                 console.print(line)
             camera_lines = []
-            console.print(f"[bold]Move {event.move}[/bold]: {setup.sides[event.side].name}")
+            console.print(f"[bold]Move {event.move}[/bold]: {safe(setup.sides[event.side].name)}")
             continue
         told = narrate(event, setup)
         if told:
-            console.print(f"  {told}")
+            console.print(f"  {safe(told)}")
     for line in camera_lines:
         console.print(line)
