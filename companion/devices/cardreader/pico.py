@@ -58,6 +58,14 @@ SILENT_NS = 3_500_000_000
 """A board silent this long (heartbeats come every second) is asked for a HELLO again."""
 MAX_QUEUE = 32
 CLOCK_WINDOW_NS = 30_000_000_000
+MAX_LEAD_NS = 2_000_000_000
+"""A stamp may name a moment after its frame arrived (on the clock's estimate) by this much
+at most: the estimate is too early by the delay of the frame it came from, which is a
+millisecond or so, or the time the host's thread was held up. Beyond it, the stamp jumped
+forward: rejected."""
+MAX_BACKSTEP_US = 2_000_000
+"""An event's stamp may be earlier than the board's latest stamp by this much at most
+(debouncing and its queue take milliseconds). Beyond it, the stamp jumped backward."""
 
 CommandState = Literal["queued", "sent", "acked", "refused", "failed", "dropped"]
 LedMode = Literal["off", "on", "blink"]
@@ -125,6 +133,12 @@ class PicoStats:
     failed: int = 0
     dropped_commands: int = 0
     stale: int = 0
+    bad_stamps: int = 0
+    """Stamped frames (HELLO, HEARTBEAT, CARD, BUTTON) rejected because their stamp jumped
+    beyond what the link allows (see DeviceClock.vet); each is also a BadFrame."""
+    resyncs: int = 0
+    """Times the board's time base was started again from frames that agreed with each
+    other and not with it."""
     """CARD, BUTTON and HEARTBEAT frames before the HELLO: sent before the host listened
     (the board's USB buffer keeps its last bytes while no host is there), so ignored."""
     stray_replies: int = 0
@@ -152,6 +166,15 @@ class DeviceClock:
     means the board rebooted: the samples are forgotten and `epoch` goes up, so that
     PicoButtons forgets the old boot's button times too.
 
+    **Sanity.** Before a stamp is used, `vet()` checks it against the time base: a stamp
+    that names a moment after its frame's arrival by more than `MAX_LEAD_NS`, or (for an
+    event) one more than `MAX_BACKSTEP_US` before the board's latest stamp, jumped: it is
+    rejected, so one wild stamp can neither drag the offset years away nor make every later
+    press look older than it. If the next stamp jumps too, and agrees with the rejected one
+    (the time between them fits the host time between their arrivals), the time base was
+    the one that was wrong (a board whose first frame waited in a buffer, say): it is
+    forgotten and started again from those frames (`resyncs`, a new epoch).
+
     Thread-safe: the reader thread samples it, any thread may map through it.
     """
 
@@ -163,7 +186,42 @@ class DeviceClock:
         self._samples: deque[tuple[int, int]] = deque()
         """(t_ns, offset_ns), offsets increasing: the front is the window's minimum."""
         self._uptime_us: int | None = None
+        self._latest_us: int | None = None
+        """The latest stamp taken in this epoch."""
+        self._suspect: tuple[int, int] | None = None
+        """The last stamp rejected, (device_us, t_ns), while no good one has come since."""
+        self.resyncs = 0
         self._lock = threading.Lock()
+
+    def vet(self, device_us: int, t_ns: int, *, event: bool = True) -> str | None:
+        """Why the stamp `device_us` of a frame that arrived at `t_ns` cannot be used (it
+        jumped), or None when it can. An `event`'s stamp (a button edge, a card read) must
+        also not step back; a HELLO's or HEARTBEAT's may (a smaller uptime is a reboot)."""
+        with self._lock:
+            why = self._jump(device_us, t_ns, event)
+            if why is None:
+                self._suspect = None
+                return None
+            suspect, self._suspect = self._suspect, (device_us, t_ns)
+            if suspect is None or not _agree(suspect, (device_us, t_ns)):
+                return why
+            # Two frames in a row agree with each other, not with the time base: it is the
+            # base that was wrong. Start again from them.
+            self._suspect = None
+            self.resyncs += 1
+        self.restart()
+        self.observe(suspect[0], suspect[1])
+        return None
+
+    def _jump(self, device_us: int, t_ns: int, event: bool) -> str | None:
+        if self._samples:
+            lead = device_us * 1000 + self._samples[0][1] - t_ns
+            if lead > MAX_LEAD_NS:
+                return f"jumped forward ({lead / 1e9:.3g} s after its arrival)"
+        latest = self._latest_us
+        if event and latest is not None and device_us < latest - MAX_BACKSTEP_US:
+            return f"jumped backward ({(latest - device_us) / 1e6:.3g} s before the latest)"
+        return None
 
     def boot_check(self, uptime_us: int) -> bool:
         """Given a HELLO's or HEARTBEAT's uptime: True (and a new epoch) if the board has
@@ -179,6 +237,8 @@ class DeviceClock:
         """The board's clock started again: forget every sample, start a new epoch."""
         with self._lock:
             self._samples.clear()
+            self._latest_us = None
+            self._suspect = None
             self.epoch += 1
 
     def observe(self, device_us: int, t_ns: int) -> None:
@@ -191,6 +251,8 @@ class DeviceClock:
             samples.append((t_ns, offset))
             while samples[0][0] < t_ns - self.window_ns:
                 samples.popleft()
+            if self._latest_us is None or device_us > self._latest_us:
+                self._latest_us = device_us
 
     @property
     def offset_ns(self) -> int | None:
@@ -205,6 +267,14 @@ class DeviceClock:
         if offset is None:
             return arrival_ns
         return min(device_us * 1000 + offset, arrival_ns)
+
+
+def _agree(first: tuple[int, int], then: tuple[int, int]) -> bool:
+    """Whether stamp `then` follows stamp `first` as the host time between their arrivals
+    allows: (device_us, t_ns) each."""
+    elapsed_ns = then[1] - first[1]
+    step_ns = (then[0] - first[0]) * 1000
+    return -MAX_BACKSTEP_US * 1000 <= step_ns <= elapsed_ns + MAX_LEAD_NS
 
 
 class PicoProtocol:
@@ -240,6 +310,8 @@ class PicoProtocol:
         self._last_rx_ns: int | None = None
         self._device_seq: int | None = None
         self._leds: dict[int, wire.SetLed] = {}
+        self._after_hello = False
+        """Whether the last frame was a HELLO: the CARD that follows may be an old read."""
 
     # ---- ReaderProtocol ----------------------------------------------------------------------
 
@@ -400,9 +472,13 @@ class PicoProtocol:
         self.stats.lost_frames += missing
 
     def _handle(self, message: wire.Message, t_ns: int) -> Observation | None:
+        after_hello, self._after_hello = self._after_hello, isinstance(message, wire.Hello)
         if self.device is None and isinstance(message, wire.Card | wire.Button | wire.Heartbeat):
             self.stats.stale += 1  # the HELLO that answers our request names the card anyway
             return None
+        jumped = self._vet(message, t_ns, after_hello)
+        if jumped is not None:
+            return jumped
         if isinstance(message, wire.Card):
             self.clock.observe(message.t_us, t_ns)
             tag = wire.uid_hex(message.uid)
@@ -437,6 +513,25 @@ class PicoProtocol:
         else:  # a host -> device type coming back
             return BadFrame(f"a {message.NAME} from the board: is the line echoing?", t_ns)
         return None
+
+    def _vet(self, message: wire.Message, t_ns: int, after_hello: bool) -> BadFrame | None:
+        """A BadFrame (counted in `bad_stamps`) for a frame whose stamp jumped, else None."""
+        if isinstance(message, wire.Card | wire.Button):
+            stamp = message.t_us
+            # The card the board names right after its HELLO may have lain there for long.
+            replay = isinstance(message, wire.Card) and message.present and after_hello
+            why = self.clock.vet(stamp, t_ns, event=not replay)
+        elif isinstance(message, wire.Hello | wire.Heartbeat):
+            stamp = message.uptime_us
+            why = self.clock.vet(stamp, t_ns, event=False)
+        else:
+            return None
+        self.stats.resyncs = self.clock.resyncs
+        if why is None:
+            return None
+        self.stats.bad_stamps += 1
+        log.warning("Pico %s rejected: its stamp %d us %s", message.NAME, stamp, why)
+        return BadFrame(f"pico: {message.NAME} stamp {why}", t_ns)
 
     def _heartbeat(self, message: wire.Heartbeat, t_ns: int) -> None:
         if self.clock.boot_check(message.uptime_us):

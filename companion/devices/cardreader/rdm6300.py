@@ -14,11 +14,13 @@ bits away from the real one. So a tag is seen only when **two identical valid fr
 one after the other**, the second within `confirm_window_ns` of the first. The module
 repeats its frame while the card lies on it, so this costs one repeat of latency. A valid
 frame that differs from the one before is only a candidate (counted in `unconfirmed` if
-nothing confirms it), and a card is dated to the first of its two frames.
+nothing confirms it). A confirmed card is seen twice at once: dated to the first of its
+two frames (when it came), then to the second (so that it is fresh however late the
+repeat was read).
 
     rdm = Rdm6300()
     rdm.receive(FRAME, t1)   # -> []: a candidate
-    rdm.receive(FRAME, t2)   # -> [TagSeen("0A1B2C3D4E", t1)]: confirmed by its repeat
+    rdm.receive(FRAME, t2)   # -> [TagSeen(tag, t1), TagSeen(tag, t2)]: confirmed
     rdm.receive(FRAME, t3)   # -> [TagSeen("0A1B2C3D4E", t3)]: every repeat after that
 """
 
@@ -107,28 +109,27 @@ class Rdm6300:
                 if len(frame) < FRAME_LEN:
                     del buffer[:start]  # a good beginning: wait for the rest
                     return observations
-                seen = self._confirm(frame[1:11].decode("ascii").upper(), t_ns)
-                if seen is not None:
-                    observations.append(seen)
+                observations += self._confirm(frame[1:11].decode("ascii").upper(), t_ns)
                 self._identified = True
                 start += FRAME_LEN
             else:
                 observations.append(BadFrame(problem, t_ns))
                 start += 1
 
-    def _confirm(self, tag: str, t_ns: int) -> TagSeen | None:
-        """A valid frame naming `tag`: TagSeen once an identical frame came just before it."""
+    def _confirm(self, tag: str, t_ns: int) -> list[TagSeen]:
+        """A valid frame naming `tag`: seen once an identical frame came just before it."""
         last = self._last
         if last is not None and last[0] == tag and t_ns - last[1] <= self.confirm_window_ns:
             self._last = (tag, t_ns)
-            if self._confirmed:
-                return TagSeen(tag, t_ns)
+            if self._confirmed or self._first_ns == t_ns:
+                self._confirmed = True
+                return [TagSeen(tag, t_ns)]
             self._confirmed = True
-            return TagSeen(tag, self._first_ns)
+            return [TagSeen(tag, self._first_ns), TagSeen(tag, t_ns)]
         self._settle()
         self._last = (tag, t_ns)
         self._first_ns = t_ns
-        return None
+        return []
 
     def _settle(self) -> None:
         """The run of identical frames ends: a lone frame in it is counted, and forgotten."""
