@@ -594,6 +594,9 @@ class Store:
             return cast(list[tuple[Any, ...]], conn.execute(sql, params).fetchall())
         except sqlite3.Error as err:
             raise StoreError(f"cannot read: {err}", where=str(self.path)) from err
+        except UnicodeDecodeError as err:
+            # A damaged text, or SQLite's message quoting one (a damaged schema).
+            raise StoreError(f"cannot read: damaged text ({err})", where=str(self.path)) from err
 
 
 _GAME_ROWS = (
@@ -605,10 +608,10 @@ _GAME_ROWS = (
 def _open_readonly(path: Path) -> sqlite3.Connection:
     """A connection that never writes the store: SQLite's `mode=ro` (and `query_only`).
 
-    In a directory nobody may write to, with no `-wal` beside the file (the store was
-    closed cleanly), SQLite cannot make the shared-memory file a WAL reader needs; then the
-    file is opened `immutable=1`, which is safe because nothing can be writing to it: a
-    writer needs that same `-wal`.
+    In a directory nobody may write to, with no `-wal` beside the file, or an empty one
+    (the store was closed cleanly), SQLite cannot make the shared-memory file a WAL reader
+    needs; then the file is opened `immutable=1`, which is safe because nothing can be
+    writing to it: a writer needs that same `-wal`, and would have written to it.
     """
     where = str(path)
     if not path.is_file():
@@ -617,19 +620,25 @@ def _open_readonly(path: Path) -> sqlite3.Connection:
     conn: sqlite3.Connection | None = None
     try:
         for query in ("?mode=ro", "?mode=ro&immutable=1"):
-            conn = sqlite3.connect(uri + query, uri=True, isolation_level=None, timeout=10.0)
             try:
+                conn = sqlite3.connect(uri + query, uri=True, isolation_level=None, timeout=10.0)
                 identity = _identity(conn)
                 break
             except sqlite3.OperationalError as err:
-                conn.close()
-                conn = None
+                if conn is not None:
+                    conn.close()
+                    conn = None
                 wal = path.with_name(path.name + "-wal")
-                if "unable to open" not in str(err) or "immutable" in query or wal.exists():
+                in_wal = wal.exists() and wal.stat().st_size > 0
+                if "unable to open" not in str(err) or "immutable" in query or in_wal:
                     raise
         assert conn is not None
         conn.execute("PRAGMA query_only = ON")
         _check_identity(*identity, where)
+    except UnicodeDecodeError as err:
+        if conn is not None:
+            conn.close()
+        raise StoreError(f"cannot open: damaged text ({err})", where=where) from None
     except sqlite3.DatabaseError as err:
         if conn is not None:
             conn.close()
@@ -717,6 +726,8 @@ def _prepare(conn: sqlite3.Connection, where: str) -> None:
         if "not a database" in str(err) or "malformed" in str(err):
             raise StoreError("not a games store (not an SQLite database)", where=where) from None
         raise StoreError(f"cannot open: {err}", where=where) from None
+    except UnicodeDecodeError as err:
+        raise StoreError(f"cannot open: damaged text ({err})", where=where) from None
 
 
 def _identity(conn: sqlite3.Connection) -> tuple[int, int, int]:
