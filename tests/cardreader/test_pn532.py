@@ -285,3 +285,34 @@ def test_any_split_gives_the_same_observations(cuts: list[int], noise: bytes) ->
     for a, b in itertools.pairwise(points):
         observations += pn.receive(stream[a:b], 7)
     assert [type(o) for o in observations] == [TagSeen, NoTag, TagSeen, NoTag]
+
+
+@pytest.mark.parametrize(
+    ("target", "reason"),
+    [
+        (bytes([0x02, 0x01, 0x00, 0x04, 0x08, 0x04]) + bytes(4), "more than the 1 target"),
+        (bytes([0x01, 0x01, 0x00, 0x44, 0x08, 0x04]) + bytes(4), "does not match SENS_RES"),
+        (bytes([0x01, 0x01, 0x00, 0x04, 0x00, 0x07]) + bytes(7), "does not match SENS_RES"),
+        (bytes([0x01, 0x01, 0x00, 0x04, 0x08, 0x04]) + bytes(4) + b"\x05\x01", "longer than"),
+    ],
+)
+def test_a_target_whose_lengths_disagree_is_no_tag(target: bytes, reason: str) -> None:
+    answer = pn532.frame(bytes([pn532.IN_LIST_PASSIVE_TARGET + 1]) + target, pn532.DEVICE_TFI)
+    observations = pn532_targets(answer)
+    assert not any(isinstance(o, TagSeen) for o in observations)
+    assert any(isinstance(o, BadFrame) and reason in o.reason for o in observations)
+
+
+def test_a_target_with_an_ats_still_reads() -> None:
+    target = bytes([0x01, 0x01, 0x03, 0x44, 0x20, 0x07]) + bytes.fromhex("04A224B2C12A81")
+    ats = bytes([0x06, 0x75, 0x77, 0x81, 0x02, 0x80])
+    answer = pn532.frame(bytes([0x4B]) + target + ats, pn532.DEVICE_TFI)
+    assert [o for o in pn532_targets(answer) if isinstance(o, TagSeen)] == [
+        TagSeen("04A224B2C12A81", 0)
+    ]
+
+
+def pn532_targets(answer: bytes) -> list[Observation]:
+    protocol = pn532.Pn532()
+    protocol.connected(0)
+    return protocol.receive(pn532.ACK + answer, 0)

@@ -282,10 +282,22 @@ def _targets(data: bytes, t_ns: int) -> Observation:
         return BadFrame("pn532: empty InListPassiveTarget response", t_ns)
     if data[0] == 0:
         return NoTag(t_ns)
+    if data[0] != 1:
+        return BadFrame("pn532: more than the 1 target asked for", t_ns)
     if len(data) < 6:
         return BadFrame("pn532: short target data", t_ns)
     uid_length = data[5]
     uid = data[6 : 6 + uid_length]
     if uid_length not in (4, 7, 10) or len(uid) != uid_length:
         return BadFrame("pn532: bad NFCID1 length", t_ns)
+    # SENS_RES (ATQA) says how long the UID is: bits 7-6 of its second byte, 0 single
+    # (4 bytes), 1 double (7), 2 triple (10). A length that disagrees is not to be believed.
+    if _UID_SIZES.get(data[3] >> 6) != uid_length:
+        return BadFrame("pn532: NFCID1 length does not match SENS_RES", t_ns)
+    rest = data[6 + uid_length :]
+    if rest and rest[0] != len(rest):  # what follows can only be an ATS, its length first
+        return BadFrame("pn532: target data longer than its UID and ATS", t_ns)
     return TagSeen(uid.hex().upper(), t_ns)
+
+
+_UID_SIZES = {0: 4, 1: 7, 2: 10}
