@@ -117,6 +117,9 @@ def lab_of_linear(rgb: Floats) -> Floats:
     return np.stack([lightness, a, b], axis=-1)
 
 
+_MAX_BARE_BYTES = 16_000_000
+"""Far above any board's bare squares (a byte a pixel of every square's patch)."""
+
 FEATURES = ("dark", "middle", "light", "a", "b", "red", "green")
 
 
@@ -247,7 +250,14 @@ class BareSquares:
     @classmethod
     def from_dict(cls, data: Any) -> BareSquares:
         shape = tuple(int(v) for v in data["shape"])
-        raw = zlib.decompress(base64.b64decode(data["lightness"]))
+        # Bounded: a few bytes of zlib can stand for gigabytes of zeros.
+        inflate = zlib.decompressobj()
+        try:
+            raw = inflate.decompress(base64.b64decode(data["lightness"]), _MAX_BARE_BYTES)
+        except zlib.error as error:
+            raise ValueError(f"bare squares: 'lightness' is not zlib data ({error})") from None
+        if inflate.unconsumed_tail:
+            raise ValueError(f"bare squares: 'lightness' holds more than {_MAX_BARE_BYTES:,} bytes")
         lightness = (np.frombuffer(raw, np.uint8).reshape(shape) / 2).astype(np.float32)
         ab = np.array(data["ab"], np.float32).reshape(shape[0], 2)
         seen = np.array([bool(v) for v in data["seen"]], bool)
