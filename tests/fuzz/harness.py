@@ -26,9 +26,9 @@ from companion.errors import UserError
 CASES: Counter[str] = Counter()
 """Cases run, by kind; tests/fuzz/conftest.py reports the total at the end of the run."""
 
-IN_PROCESS_EXAMPLES = 60
+IN_PROCESS_EXAMPLES = 150
 """Examples per in-process property: fixed, and the same every run (derandomize)."""
-SUBPROCESS_EXAMPLES = 4
+SUBPROCESS_EXAMPLES = 6
 """Examples per property that runs `python -m companion` in a subprocess (slower)."""
 
 CASE_SECONDS = 20
