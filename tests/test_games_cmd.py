@@ -147,3 +147,13 @@ def test_delete_an_unknown_game(
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 3 and all("no game" in line for line in err)
     assert ids(path) == [1, 3]
+
+
+def test_a_title_with_escape_codes_is_shown_not_run(
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with Store.open(data_dir / "games.sqlite3") as store:
+        store.create_game(NAMED, title="\x1b[2Jwiped\rover")
+    assert main(["games", "list"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\r" not in out and "\\x1b[2Jwiped\\rover" in out

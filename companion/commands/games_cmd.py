@@ -17,6 +17,7 @@ from companion.config import load_config
 from companion.errors import UserError
 from companion.games.contract import JSON, TABLE, Expectation
 from companion.record import RecordHeader
+from companion.render import plain
 from companion.store import (
     GameCheck,
     GameRow,
@@ -123,7 +124,8 @@ def _players(setup: JSON) -> list[str]:
 
 
 def _cells(row: GameRow) -> list[str]:
-    return [str(row.id), row.game, row.status, row.created, str(row.actions), row.title]
+    title = plain(row.title, one_line=True)  # typed by a player: no escape codes run
+    return [str(row.id), row.game, row.status, row.created, str(row.actions), title]
 
 
 def _table(head: list[str], rows: list[list[str]]) -> str:
@@ -143,7 +145,7 @@ def _show(args: argparse.Namespace) -> int:
     fields = [
         ("game", f"{row.id} ({engine.title}, {row.game})"),
         ("status", row.status),
-        ("title", row.title),
+        ("title", plain(row.title, one_line=True)),
         ("created", row.created),
         ("started", header.started),
         ("deck", _compact(header.deck)),
@@ -263,7 +265,7 @@ def _delete(args: argparse.Namespace) -> int:
 def _described(row: GameRow) -> str:
     """'game 3 (friday night, 17 actions)': enough to tell which game a question is about."""
     count = f"{row.actions} action{'' if row.actions == 1 else 's'}"
-    return f"game {row.id} ({row.title or row.game}, {count})"
+    return f"game {row.id} ({plain(row.title, one_line=True) or row.game}, {count})"
 
 
 def _agreed(question: str) -> bool:
