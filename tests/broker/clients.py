@@ -101,3 +101,13 @@ class Client:
     def close(self) -> None:
         self.paho.disconnect()
         self.paho.loop_stop()
+
+
+def remaining_length(n: int) -> bytes:
+    """MQTT's variable-length encoding of a packet's remaining length."""
+    out = bytearray()
+    while True:
+        byte, n = n % 128, n // 128
+        out.append(byte | (0x80 if n else 0))
+        if not n:
+            return bytes(out)

@@ -20,14 +20,6 @@ def broker() -> Iterator[EmbeddedBroker]:
         yield running
 
 
-@pytest.fixture()
-def clients() -> Iterator[list[Client]]:
-    made: list[Client] = []
-    yield made
-    for client in made:
-        client.close()
-
-
 def test_binds_loopback_by_default_and_says_where() -> None:
     plain = EmbeddedBroker()
     assert (plain.host, plain.port, plain.ws_port) == ("127.0.0.1", 1883, 9001)

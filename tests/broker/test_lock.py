@@ -19,7 +19,7 @@ from companion.publish.broker import (
     table_password,
 )
 from companion.publish.broker_gate import TABLE_USER
-from tests.broker.clients import Client
+from tests.broker.clients import Client, remaining_length
 
 PASSWORD = "correct horse battery staple"
 STATE = "tabletop/table-1/state"
@@ -30,14 +30,6 @@ def locked() -> Iterator[EmbeddedBroker]:
     limits = Limits(max_connections=6, login_timeout_s=1.0)
     with EmbeddedBroker(port=0, ws_port=0, table_password=PASSWORD, limits=limits) as broker:
         yield broker
-
-
-@pytest.fixture()
-def clients() -> Iterator[list[Client]]:
-    made: list[Client] = []
-    yield made
-    for client in made:
-        client.close()
 
 
 def ws_port(broker: EmbeddedBroker) -> int:
@@ -122,15 +114,6 @@ def test_a_page_of_another_site_may_not(locked: EmbeddedBroker, origin: str) -> 
 def connect_packet(client_id: bytes) -> bytes:
     body = b"\x00\x04MQTT\x04\x02\x00\x3c" + len(client_id).to_bytes(2, "big") + client_id
     return bytes([0x10, len(body)]) + body
-
-
-def remaining_length(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, n = n % 128, n // 128
-        out.append(byte | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
 
 
 def test_a_giant_packet_ends_its_connection_and_nothing_else(

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from companion.publish.mosquitto import Mosquitto, find_mosquitto
-from tests.broker.clients import Client
+from tests.broker.clients import Client, remaining_length
 
 pytestmark = pytest.mark.skipif(find_mosquitto() is None, reason="mosquitto is not installed")
 
@@ -39,14 +39,6 @@ def club() -> Iterator[Mosquitto]:
     acl = documented("/etc/mosquitto/tabletop.acl")
     with Mosquitto(websockets=True, acl=acl, users=LOGINS, settings=tuple(limit)) as broker:
         yield broker
-
-
-@pytest.fixture()
-def clients() -> Iterator[list[Client]]:
-    made: list[Client] = []
-    yield made
-    for client in made:
-        client.close()
 
 
 def login(user: str) -> tuple[str, str]:
@@ -102,14 +94,8 @@ def test_a_giant_packet_is_refused(club: Mosquitto, clients: list[Client]) -> No
         body += len(user).to_bytes(2, "big") + user + len(secret).to_bytes(2, "big") + secret
         raw.sendall(bytes([0x10, len(body)]) + body)
         assert raw.recv(4)[:1] == b"\x20"
-        size, encoded = 20 * 1024 * 1024, bytearray()
-        n = size
-        while True:
-            byte, n = n % 128, n // 128
-            encoded.append(byte | (0x80 if n else 0))
-            if not n:
-                break
-        raw.sendall(b"\x31" + bytes(encoded) + b"\x00\x16tabletop/table-1/state" + b"x" * 4096)
+        encoded = remaining_length(20 * 1024 * 1024)
+        raw.sendall(b"\x31" + encoded + b"\x00\x16tabletop/table-1/state" + b"x" * 4096)
         try:
             closed = raw.recv(1) == b""
         except ConnectionResetError:
