@@ -6,7 +6,8 @@ import pytest
 
 from companion.games.contract import TABLE, IllegalAction
 from companion.games.memwars import actions as A
-from companion.games.memwars.state import BOARD, CHALLENGE, Phase
+from companion.games.memwars.scoring import score
+from companion.games.memwars.state import BOARD, CHALLENGE, NOBODY, Phase
 
 from .helpers import ENGINE, kinds, play, setup
 
@@ -107,7 +108,7 @@ def test_basic_lightning_rounds_stop_at_the_agreed_number() -> None:
     assert state.phase is Phase.LIGHTNING and state.round_cards == (4,)
     state, events = play(state, A.Answer(state.turn, False))
     assert state.phase is Phase.OVER
-    assert state.places[4].holder == BOARD
+    assert state.places[4].holder == NOBODY  # marked, not held (MW-BM9)
     assert kinds(events)[-1] == "game_ended"
 
 
@@ -218,3 +219,33 @@ def test_a_hidden_place_is_not_given_away_by_the_prompt() -> None:
     expectation = ENGINE.expected(state)
     assert expectation is not None
     assert "card 1" not in expectation.prompt and len(expectation.places) == 25
+
+
+def test_a_basic_place_still_marked_after_the_lightning_rounds_scores_for_nobody() -> None:
+    # MW-BM9: "Places still marked by a challenge piece score for nobody."
+    state = ENGINE.new_game(setup(mode="basic", lightning_rounds=1))
+    for card in range(1, 26):
+        state, _ = play(state, A.Answer(state.turn, card != 4))
+    state, _ = play(state, A.Answer(state.turn, False))
+    assert state.phase is Phase.OVER and state.places[4].crystals == (CHALLENGE,)
+    breakdown = score(state)
+    assert (breakdown.board, breakdown.board_places) == (0, 0)
+    assert sum(s.places for s in breakdown.sides) == 24
+    assert ENGINE.view(state, "spectator")["places"][3]["holder"] == NOBODY
+
+
+def test_a_hybrid_miss_still_marked_at_the_end_scores_for_nobody() -> None:
+    # MW-H4: challenge-marker places count for nobody; only a both-wrong challenge gives the
+    # board a place.
+    sides = [{"name": "Ada", "mode": "standard"}, {"name": "Bo", "mode": "basic"}]
+    state = ENGINE.new_game(setup(mode="hybrid", sides=sides, lightning_rounds=0))
+    while state.phase is not Phase.OVER:
+        if state.turn == 0:
+            place = next(p for p in range(1, 26) if not state.places[p].occupied)
+            state, _ = play(state, A.Claim(0, place), A.DeclineChallenge(1))
+        else:
+            state, _ = play(state, A.Answer(1, state.current_card != 2))
+    assert state.places[2].crystals == (CHALLENGE,)
+    breakdown = score(state)
+    assert (breakdown.board, breakdown.board_places) == (0, 0)
+    assert state.outcome is not None and state.outcome.winners != (BOARD,)

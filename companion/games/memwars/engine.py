@@ -691,7 +691,7 @@ def _answer(state: State, action: A.Answer, events: Events) -> State:
         # A lightning-round success replaces the marker unless it stays (MW-BM8, MW-A19).
         if CHALLENGE in place.crystals and rules.lightning_correct == "REPLACE_MARKER":
             state = _return_challenge_piece(state, place.marker_owner)
-            place = replace(place, crystals=(), marker_owner=NOBODY)
+            place = replace(place, crystals=(), marker_owner=NOBODY, marker=False)
         state = _take_piece(state, action.side, events)
         place = replace(place, crystals=(*place.crystals, action.side))
         state = _set_place(state, number, place)
@@ -705,7 +705,9 @@ def _answer(state: State, action: A.Answer, events: Events) -> State:
         if not place.occupied:
             state, owner = _put_marker(state, action.side)
             state = _set_place(
-                state, number, replace(place, crystals=(CHALLENGE,), marker_owner=owner)
+                state,
+                number,
+                replace(place, crystals=(CHALLENGE,), marker_owner=owner, marker=True),
             )
         missed = (*(m for m in state.missed_by if m[0] != card), (card, action.side))
         state = replace(state, lightning=(*state.lightning, card), missed_by=missed)
@@ -731,7 +733,11 @@ def _check_claim(state: State, pending: Pending, action: A.Answer, events: Event
         me = state.sides[action.side]
         state = _set_side(state, action.side, replace(me, supply=me.supply + 1))
         state, owner = _put_marker(state, action.side)
-        state = _set_place(state, number, replace(place, crystals=(CHALLENGE,), marker_owner=owner))
+        state = _set_place(
+            state,
+            number,
+            replace(place, crystals=(CHALLENGE,), marker_owner=owner, marker=True),
+        )
         missed = (*state.missed_by, (card, action.side))
         state = replace(
             state,
@@ -804,7 +810,9 @@ def _clear_board(state: State) -> State:
                 me = state.sides[crystal]
                 state = _set_side(state, crystal, replace(me, supply=me.supply + 1))
         if place.crystals:
-            state = _set_place(state, number, replace(place, crystals=(), marker_owner=NOBODY))
+            state = _set_place(
+                state, number, replace(place, crystals=(), marker_owner=NOBODY, marker=False)
+            )
     return state
 
 

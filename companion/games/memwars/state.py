@@ -56,6 +56,10 @@ class Place:
     (a give-up under house rule ALL_PIECES, MW-A10)."""
     marker_owner: int = NOBODY
     """Whose own challenge piece marks a Basic miss (house rule FROM_OWN_13, MW-A21)."""
+    marker: bool = False
+    """The challenge piece here marks a missed card (MW-BM3, a Hybrid claim checked wrong),
+    not a challenge that both sides lost: the place is occupied but held by nobody (MW-BM9,
+    MW-H4), where a challenge lost by both gives it to the board (MW-M3)."""
 
     @property
     def occupied(self) -> bool:
@@ -63,11 +67,12 @@ class Place:
 
     @property
     def holder(self) -> int:
-        """The side whose piece is on it, BOARD for challenge pieces alone, NOBODY if empty."""
+        """The side whose piece is on it; BOARD for the challenge piece of a challenge both
+        sides lost; NOBODY if empty or only marked as missed."""
         for crystal in self.crystals:
             if crystal >= 0:
                 return crystal
-        return BOARD if self.crystals else NOBODY
+        return BOARD if self.crystals and not self.marker else NOBODY
 
 
 EMPTY_PLACE = Place()
