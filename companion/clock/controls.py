@@ -10,6 +10,7 @@ parsed and printed in companion.clock.notation.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -103,9 +104,42 @@ class TimeControl:
         """The stage a player is in after `index` stage changes; the last one repeats."""
         return self.stages[min(index, len(self.stages) - 1)]
 
+    def problem(self) -> str | None:
+        """Why this control cannot be played as written (see `stage_problem`), or None."""
+        if self.kind is Kind.HOURGLASS and self.hourglass_ns <= 0:
+            return "an hourglass of 0 s leaves no time at all"
+        if self.kind is Kind.STAGES:
+            found = stage_problem(self.stages, self.byo_yomi)
+            return found[1] if found else None
+        return None
+
     def starting_time_ns(self) -> int:
         if self.kind is Kind.STAGES:
             return self.stages[0].time_ns
         if self.kind is Kind.HOURGLASS:
             return self.hourglass_ns
         return 0
+
+
+def stage_problem(
+    stages: Sequence[Stage], byo_yomi: ByoYomi | None = None
+) -> tuple[int, str] | None:
+    """The first stage that cannot be played as written, and why; None when all can.
+
+    A stage without a number of moves is the rest of the game, so no stage can follow it
+    (`300:40/9000` would never reach its second period). And every stage must give time:
+    one of 0 s would flag its player the instant their time ran (`40/0`, `0+5`, `0b5`; the
+    increment or Bronstein refund comes only after a move). A simple delay is time of its
+    own (`0d5` gives 5 s a move), and so is byo-yomi after no main time (`0|5x30`).
+    """
+    for index, stage in enumerate(stages):
+        if stage.moves is None and index < len(stages) - 1:
+            return index, (
+                "a period without a number of moves lasts the rest of the game, "
+                "so it must be the last"
+            )
+        grace = stage.bonus_ns if stage.bonus is Delay.SIMPLE else 0
+        pure_byo_yomi = byo_yomi is not None and len(stages) == 1
+        if stage.time_ns + grace <= 0 and not pure_byo_yomi:
+            return index, "a period of 0 s leaves no time at all"
+    return None

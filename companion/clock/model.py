@@ -165,6 +165,9 @@ def new_clock(controls: Sequence[TimeControl], order: Sequence[int] | None = Non
             raise ClockError(f"player {i}: an hourglass needs exactly two players")
         if control.kind is Kind.STAGES and not control.stages:
             raise ClockError(f"player {i}: a staged control needs at least one stage")
+        problem = control.problem()
+        if problem is not None:
+            raise ClockError(f"player {i}: {problem}")
     players = tuple(
         PlayerTime(
             main_ns=c.starting_time_ns(),

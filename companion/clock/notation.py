@@ -32,7 +32,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from companion.clock.controls import NS_PER_S, ByoYomi, Delay, Kind, Stage, TimeControl
+from companion.clock.controls import (
+    NS_PER_S,
+    ByoYomi,
+    Delay,
+    Kind,
+    Stage,
+    TimeControl,
+    stage_problem,
+)
 from companion.errors import UserError
 
 
@@ -96,13 +104,20 @@ class _Parser:
         elif first == "*":
             self.pos += 1
             control = TimeControl(Kind.HOURGLASS, hourglass_ns=self.seconds("after '*'"))
+            if control.hourglass_ns <= 0:
+                raise self.fail("an hourglass of 0 s leaves no time at all", 1)
         else:
+            starts = [self.pos]
             stages = [self.stage()]
             while self.take(":"):
+                starts.append(self.pos)
                 stages.append(self.stage())
-            control = TimeControl(Kind.STAGES, tuple(stages))
-            if self.peek() == "|":
-                control = TimeControl(Kind.STAGES, control.stages, byo_yomi=self.byo_yomi())
+            byo = self.byo_yomi() if self.peek() == "|" else None
+            found = stage_problem(stages, byo)
+            if found is not None:
+                index, problem = found
+                raise self.fail(problem, starts[index])
+            control = TimeControl(Kind.STAGES, tuple(stages), byo_yomi=byo)
         if self.peek() == "!":
             if self.strict:
                 raise self.fail("a per-move limit (!) is not PGN")
@@ -142,8 +157,6 @@ class _Parser:
             self.pos += 1
             bonus = self.seconds(f"after {char!r}")
             kind = {"+": Delay.FISCHER, "d": Delay.SIMPLE, "b": Delay.BRONSTEIN}[char]
-        if moves is None and seconds == 0 and bonus == 0 and self.peek() != "|":
-            raise self.fail("a period of 0 s leaves no time at all", start)
         return Stage(moves, seconds, bonus, kind if bonus else Delay.NONE)
 
     def byo_yomi(self) -> ByoYomi:

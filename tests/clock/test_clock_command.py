@@ -55,6 +55,11 @@ def test_end_of_input_ends_the_clock(
         (["*60", "--players", "3"], "an hourglass needs exactly two players"),
         (["300", "--order", "a,b"], "--order takes player numbers"),
         (["300", "--players", "7"], "2 to 6 players"),
+        (["300:40/9000"], "must be the last"),
+        (["40/0"], "'40/0' at position 1: a period of 0 s"),
+        (["*0"], "'*0' at position 2: an hourglass of 0 s"),
+        (["0+5"], "'0+5' at position 1: a period of 0 s"),
+        (["300", "40/0"], "'40/0' at position 1"),
     ],
 )
 def test_bad_arguments(
@@ -66,6 +71,7 @@ def test_bad_arguments(
     assert run_clock(monkeypatch, "q\n", *args) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
 
 
 def test_gpio_without_pins_says_what_to_do(

@@ -19,16 +19,17 @@ from companion.clock.model import (
 from companion.clock.notation import parse
 
 BONUS = st.sampled_from([Delay.FISCHER, Delay.BRONSTEIN, Delay.SIMPLE])
-STAGES = st.lists(
-    st.builds(
-        Stage,
-        st.one_of(st.none(), st.integers(1, 5)),
-        st.integers(1, 600).map(s),
-        st.integers(0, 30).map(s),
-        BONUS,
-    ),
-    min_size=1,
-    max_size=3,
+
+
+def _stages(moves: st.SearchStrategy[int | None]) -> st.SearchStrategy[Stage]:
+    return st.builds(Stage, moves, st.integers(1, 600).map(s), st.integers(0, 30).map(s), BONUS)
+
+
+# Only the last stage may be the rest of the game (no move count).
+STAGES = st.builds(
+    lambda counted, last: [*counted, last],
+    st.lists(_stages(st.integers(1, 5)), max_size=2),
+    _stages(st.one_of(st.none(), st.integers(1, 5))),
 )
 CONTROLS = STAGES.map(lambda stages: TimeControl.stages_of(*stages))
 STEP = st.tuples(st.integers(0, 40 * 10**9), st.booleans(), st.integers(0, 5 * 10**9))

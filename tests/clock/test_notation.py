@@ -75,6 +75,14 @@ def test_extension_and_shorthand(text: str, canonical: str) -> None:
         ("300!0", 5, "more than 0"),
         ("0", 1, "0 s"),
         ("3600|0x30", 6, "above 0"),
+        ("300:40/9000", 1, "must be the last"),
+        ("40/9000:300:40/7200", 9, "must be the last"),
+        ("40/0", 1, "0 s"),
+        ("40/0+30", 1, "0 s"),
+        ("*0", 2, "0 s"),
+        ("0+5", 1, "0 s"),
+        ("0b5", 1, "0 s"),
+        ("40/5400:0", 9, "0 s"),
     ],
 )
 def test_errors_name_the_position(text: str, position: int, problem: str) -> None:
@@ -82,6 +90,18 @@ def test_errors_name_the_position(text: str, position: int, problem: str) -> Non
         parse(text)
     assert err.value.position + 1 == position
     assert problem in str(err.value) and f"position {position}" in str(err.value)
+
+
+@pytest.mark.parametrize("text", ["300:40/9000", "40/0", "*0", "0+5"])
+def test_strict_pgn_refuses_what_flags_at_once_or_cannot_be_reached(text: str) -> None:
+    with pytest.raises(BadTimeControl):
+        parse_pgn(text)
+
+
+@pytest.mark.parametrize("text", ["0d5", "0|5x30", "0|10/300", "40/0|5x30", "-", "?"])
+def test_controls_that_start_at_0_s_but_give_time(text: str) -> None:
+    # A simple delay, or byo-yomi after no main time, gives a first move time of its own.
+    assert format_control(parse(text)) == text
 
 
 @pytest.mark.parametrize(
@@ -105,7 +125,11 @@ CONTROL = st.one_of(
         lambda stages, byo, limit: TimeControl(
             Kind.STAGES, tuple(stages), byo_yomi=byo, move_limit_ns=limit
         ),
-        st.lists(STAGE, min_size=1, max_size=3),
+        st.builds(
+            lambda counted, last: [*counted, last],
+            st.lists(STAGE.filter(lambda stage: stage.moves is not None), max_size=2),
+            STAGE,
+        ),
         st.none()
         | st.builds(ByoYomi, st.integers(1, 9), SECONDS, st.just(1))
         | st.builds(lambda m, p: ByoYomi(1, p, m), st.integers(2, 40), SECONDS),
