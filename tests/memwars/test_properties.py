@@ -57,7 +57,9 @@ RULE_CHOICES = st.fixed_dictionaries(
         "mw.basic.challengeMarkers": st.sampled_from(["NEUTRAL_UNLIMITED", "FROM_OWN_13"]),
         "mw.lightning.correct": st.sampled_from(["REPLACE_MARKER", "ADD_PIECE"]),
         "mw.lightning.answerer": st.sampled_from(["ROTATION_CONTINUES", "ORIGINAL_MISSER"]),
-        "mw.giveUp.onTurnPiece": st.sampled_from(["RETURN_TO_SUPPLY", "TO_CHALLENGER"]),
+        "mw.giveUp.onTurnPiece": st.sampled_from(
+            ["RETURN_TO_SUPPLY", "TO_CHALLENGER", "TO_CHALLENGER_UNSCORED"]
+        ),
         "mw.standard.allowPass": st.booleans(),
         "mw.review.loop": st.sampled_from(["KEEP_BOARD", "CLEAR_BOARD"]),
         "mw.challengePiecesPerSide": st.sampled_from(["CAPPED", "VIRTUAL_POOL"]),

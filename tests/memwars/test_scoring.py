@@ -116,12 +116,26 @@ def _replay_actions(state: Any) -> list[Action]:
     return actions
 
 
-def test_give_up_to_challenger_captures_but_earns_nothing() -> None:
-    rules = {"mw.giveUp.onTurnPiece": "TO_CHALLENGER"}
+@pytest.mark.parametrize("scope", ["ALL_2_2_CAPTURES", "CHALLENGER_WINS_ONLY"])
+def test_give_up_to_challenger_captures_and_earns_plus_2(scope: str) -> None:
+    # MW-A11 (b): the challenger captures the piece, "which would earn +2 at the end".
+    rules = {"mw.giveUp.onTurnPiece": "TO_CHALLENGER", "mw.final.plus2Scope": scope}
     state, _ = play(
         ENGINE.new_game(setup(house_rules=rules)), A.Claim(0, 1), A.Challenge(1), A.GiveUp(0)
     )
     assert [c.rule for c in state.sides[1].captures] == ["give_up"]
+    assert score(state).sides[1].captures == 1
+    assert score(state).sides[1].capture_points == 2
+
+
+def test_give_up_to_challenger_unscored_captures_but_earns_nothing() -> None:
+    # The literal final scoring: +2 only for rule 2.2 captures, and a give-up is rule 2.1.
+    rules = {"mw.giveUp.onTurnPiece": "TO_CHALLENGER_UNSCORED"}
+    state, _ = play(
+        ENGINE.new_game(setup(house_rules=rules)), A.Claim(0, 1), A.Challenge(1), A.GiveUp(0)
+    )
+    assert [c.rule for c in state.sides[1].captures] == ["give_up"]
+    assert state.sides[0].supply == 99
     assert score(state).sides[1].capture_points == 0
 
 

@@ -501,7 +501,7 @@ def _resolve_give_up(state: State, pending: Pending, events: Events) -> State:
     place = state.places[number]
     crystals = list(place.crystals)
     crystals.remove(p)
-    if state.setup.rules.give_up_on_turn_piece == "TO_CHALLENGER":
+    if state.setup.rules.give_up_on_turn_piece != "RETURN_TO_SUPPLY":
         state = _capture(state, c, p, "give_up", events)
     else:
         me = state.sides[p]

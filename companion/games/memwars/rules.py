@@ -130,9 +130,10 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "give_up_on_turn_piece",
         "MW-A11",
         "RETURN_TO_SUPPLY",
-        ("TO_CHALLENGER",),
-        "the giving-up player's piece goes back to their supply / the challenger takes it "
-        "(worth nothing at the end: rule 2.1 is not rule 2.2)",
+        ("TO_CHALLENGER", "TO_CHALLENGER_UNSCORED"),
+        "the giving-up player's piece goes back to their supply / the challenger captures it, "
+        "+2 at the end / the challenger captures it, worth nothing at the end (the final "
+        "scoring's +2 names rule 2.2 only, and a give-up is rule 2.1)",
     ),
     _r(
         "mw.pool.emptyReplacement",

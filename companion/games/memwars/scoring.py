@@ -31,6 +31,16 @@ _PLUS2_RULES = {
 }
 
 
+def _earns_plus2(setup: Setup) -> frozenset[str]:
+    """The capture rules that earn +2 (MW-F2). A piece forfeited on a give-up earns it
+    under mw.giveUp.onTurnPiece=TO_CHALLENGER (MW-A11 b) whatever mw.final.plus2Scope says:
+    the challenger who takes it has won the challenge either way."""
+    rules = _PLUS2_RULES[setup.rules.plus2_scope]
+    if setup.rules.give_up_on_turn_piece == "TO_CHALLENGER":
+        return rules | {"give_up"}
+    return rules
+
+
 def base_value(setup: Setup, place: int) -> int:
     """Card points times the agreed multipliers (MW-PS1, MW-A37)."""
     points = setup.points_at[place]
@@ -188,7 +198,7 @@ def score(state: State) -> Breakdown:
             won[winner].append(result.quadrant)
             bonus_detail[winner].append((result.quadrant, bonus))
     retained_total = sum(s.board_retained for s in state.sides)
-    plus2 = _PLUS2_RULES[setup.rules.plus2_scope]
+    plus2 = _earns_plus2(setup)
     scores = []
     for i, side in enumerate(state.sides):
         captures = sum(1 for c in side.captures if c.rule in plus2) if competitive else 0
