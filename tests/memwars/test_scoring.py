@@ -139,6 +139,41 @@ def test_give_up_to_challenger_unscored_captures_but_earns_nothing() -> None:
     assert score(state).sides[1].capture_points == 0
 
 
+def _claim_every_place(state: Any, places: range) -> Any:
+    for place in places:
+        side = state.turn
+        state, _ = play(state, A.Claim(side, place), A.DeclineChallenge(1 - side))
+    return state
+
+
+def test_first_5_last_1_gives_a_lone_quadrant_won_the_last_bonus() -> None:
+    # MW-A26 (b): "The last quadrant won in the game always gets 1", even when it is also
+    # the first.
+    rules = {"mw.quadrant.bonusLadder": "FIRST_5_LAST_1"}
+    state = _claim_every_place(ENGINE.new_game(setup(house_rules=rules)), range(1, 26))
+    assert state.outcome is not None
+    assert [s.quadrant_bonus for s in score(state).sides] == [1, 0]
+    ordinal = _claim_every_place(ENGINE.new_game(setup()), range(1, 26))
+    assert [s.quadrant_bonus for s in score(ordinal).sides] == [5, 0]
+
+
+def test_first_5_last_1_when_the_only_quadrant_won_comes_before_a_tie() -> None:
+    # Two quadrants: Ada wins the first 13-12, the second ends level (no winner, no rank).
+    rules = {"mw.quadrant.bonusLadder": "FIRST_5_LAST_1"}
+    state = _claim_every_place(
+        ENGINE.new_game(setup(quadrants=[1, 2], house_rules=rules)), range(1, 26)
+    )
+    assert [s.quadrant_bonus for s in score(state).sides] == [5, 0]  # not over yet
+    state, _ = play(
+        state, A.Claim(1, 26), A.Challenge(0), A.Contest(1), A.Maintain(0), A.Judge(False, False)
+    )
+    state = _claim_every_place(state, range(27, 51))
+    assert state.outcome is not None
+    results = state.quadrant_results
+    assert [(r.winners, r.rank) for r in results] == [((0,), 0), ((), -1)]
+    assert [s.quadrant_bonus for s in score(state).sides] == [1, 0]
+
+
 def test_empty_pool_means_no_replacement_unless_virtual() -> None:
     sides = [{"name": n} for n in ("Ada", "Bo", "Cy", "Di")]
     state = ENGINE.new_game(setup(sides=sides, quadrants=[1, 2]))

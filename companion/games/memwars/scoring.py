@@ -20,7 +20,7 @@ from companion.games.memwars.board import (
     quincunx_places,
 )
 from companion.games.memwars.setup import CounterScoring, Mode, Setup, Topology
-from companion.games.memwars.state import BOARD, Place, State
+from companion.games.memwars.state import BOARD, Phase, Place, State
 
 # Captures that earn +2 at the end, by house rule mw.final.plus2Scope (MW-A18).
 _PLUS2_RULES = {
@@ -95,15 +95,21 @@ def quadrant_total(setup: Setup, state: State, side: int, quadrant: int) -> int:
 
 
 def bonus_for(state: State, rank: int) -> int:
-    """The bonus of the rank-th quadrant won (MW-Q4, MW-A26)."""
+    """The bonus of the rank-th quadrant won (MW-Q4, MW-A26).
+
+    Under FIRST_5_LAST_1 the last quadrant won in the game gets the ladder's last bonus (1)
+    even when it is also the first won: MW-A26 (b) gives the last one 1 "always". That is
+    known once every quadrant in play is scored, or the game is over; until then the
+    quadrant won last so far keeps its place on the ladder.
+    """
     ladder = state.setup.quadrant_bonuses
     if rank < 0:
         return 0
-    if state.setup.rules.bonus_ladder == "FIRST_5_LAST_1" and rank > 0:
-        finished = all(
-            q in {r.quadrant for r in state.quadrant_results} for q in state.setup.quadrants
-        )
-        if finished and rank == state.ranks_used - 1:
+    if state.setup.rules.bonus_ladder == "FIRST_5_LAST_1":
+        scored = {r.quadrant for r in state.quadrant_results}
+        decided = state.phase is Phase.OVER or all(q in scored for q in state.setup.quadrants)
+        won = [r.rank for r in state.quadrant_results if r.winners]
+        if decided and won and rank == max(won):
             return ladder[-1]
     return ladder[min(rank, len(ladder) - 1)]
 
