@@ -37,8 +37,6 @@ class Kind(Enum):
 
 class Delay(Enum):
     NONE = "none"
-    FISCHER = "fischer"
-    """An increment added after each completed move, while the flag has not fallen."""
     BRONSTEIN = "bronstein"
     """The time used, up to the delay, is given back after the move: never more."""
     SIMPLE = "simple"
@@ -48,16 +46,32 @@ class Delay(Enum):
 @dataclass(frozen=True, slots=True)
 class Stage:
     """One period of play: `moves` moves (None: the rest of the game) in `time_ns`, with a
-    per-move bonus of kind `bonus` and size `bonus_ns`."""
+    Fischer increment of `increment_ns` added after each completed move, and a delay of kind
+    `delay` and length `delay_ns` on each move. A delay and an increment may go together
+    (`300d5+2`, as several federations allow).
+
+        Stage(40, s(5400), s(30))                       # 40/5400+30
+        Stage(None, s(300), s(2), s(5), Delay.SIMPLE)   # 300d5+2
+    """
 
     moves: int | None
     time_ns: int
-    bonus_ns: int = 0
-    bonus: Delay = Delay.NONE
+    increment_ns: int = 0
+    delay_ns: int = 0
+    delay: Delay = Delay.NONE
 
     def __post_init__(self) -> None:
-        if self.bonus_ns and self.bonus is Delay.NONE:
-            object.__setattr__(self, "bonus", Delay.FISCHER)
+        if self.delay_ns < 0 or self.increment_ns < 0:
+            raise ValueError("a delay or an increment cannot be negative")
+        if not self.delay_ns:
+            object.__setattr__(self, "delay", Delay.NONE)  # a 0 s delay is no delay
+        elif self.delay is Delay.NONE:
+            raise ValueError("a delay needs its kind: Delay.SIMPLE or Delay.BRONSTEIN")
+
+    @property
+    def grace_ns(self) -> int:
+        """How long the clock waits each move before it counts down (a simple delay)."""
+        return self.delay_ns if self.delay is Delay.SIMPLE else 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,8 +152,7 @@ def stage_problem(
                 "a period without a number of moves lasts the rest of the game, "
                 "so it must be the last"
             )
-        grace = stage.bonus_ns if stage.bonus is Delay.SIMPLE else 0
         pure_byo_yomi = byo_yomi is not None and len(stages) == 1
-        if stage.time_ns + grace <= 0 and not pure_byo_yomi:
+        if stage.time_ns + stage.grace_ns <= 0 and not pure_byo_yomi:
             return index, "a period of 0 s leaves no time at all"
     return None

@@ -212,8 +212,7 @@ def _spend(control: TimeControl, pt: PlayerTime, elapsed: int) -> _Spent:
     overflow = elapsed
     charged = 0
     if not pt.in_byo:
-        grace = stage.bonus_ns if stage.bonus is Delay.SIMPLE else 0
-        charged = max(0, elapsed - grace)
+        charged = max(0, elapsed - stage.grace_ns)
         left = pt.main_ns - charged
         if left > 0 or (left == 0 and byo is None and charged == 0):
             return _Spent(left, False, 0, pt.byo_periods, False, charged)
@@ -252,8 +251,7 @@ def _fall_elapsed(control: TimeControl, pt: PlayerTime) -> int | None:
         assert byo is not None
         return pt.byo_ns if byo.canadian else pt.byo_periods * byo.period_ns
     stage = control.stage(pt.stage)
-    grace = stage.bonus_ns if stage.bonus is Delay.SIMPLE else 0
-    main = grace + pt.main_ns
+    main = stage.grace_ns + pt.main_ns
     if byo is None:
         return main
     return main + (byo.period_ns if byo.canadian else pt.byo_periods * byo.period_ns)
@@ -447,10 +445,9 @@ def _complete_staged(
     earned = 0
     main = spent.main_ns
     if completed and not spent.in_byo:
-        if stage.bonus is Delay.FISCHER:
-            earned = stage.bonus_ns
-        elif stage.bonus is Delay.BRONSTEIN:
-            earned = min(elapsed, stage.bonus_ns)
+        earned = stage.increment_ns
+        if stage.delay is Delay.BRONSTEIN:
+            earned += min(elapsed, stage.delay_ns)
         main += earned
     new = replace(
         pt,
@@ -572,7 +569,7 @@ def set_time(clock: Clock, player: int, ns: int, t: int) -> tuple[Clock, Events]
     if clock.running == player and not control.counts_up:
         # The running player's move so far is charged first, so the display shows `ns` now.
         stage = control.stage(pt.stage) if control.kind is Kind.STAGES else None
-        grace = stage.bonus_ns if stage is not None and stage.bonus is Delay.SIMPLE else 0
+        grace = stage.grace_ns if stage is not None else 0
         charged = max(0, _elapsed(clock, t) - grace)
     base = ns + charged
     changed = replace(

@@ -12,6 +12,7 @@ The extension, read by `parse` along with everything above:
 
     40/5400+30   a moves/seconds period with an increment (as FIDE writes 40/90+30)
     300d5        5 s simple (US) delay       300b5      5 s Bronstein delay
+    300d5+2      a delay and an increment (the delay first; 300b5+2 with Bronstein)
     3600|5x30    then byo-yomi: 5 periods of 30 s
     3600|25/600  then Canadian byo-yomi: 25 moves in 600 s
     ...!30       a per-move limit of 30 s (a slower move is forfeited); `-!30` alone
@@ -147,17 +148,23 @@ class _Parser:
             seconds = self.seconds("after '/'")
         else:
             seconds = self.to_ns(number, start)
-        bonus, kind = 0, Delay.NONE
+        delay, kind = 0, Delay.NONE
         char = self.peek()
-        if char in ("+", "d", "b"):
-            if self.strict and (char != "+" or moves is not None):
-                raise self.fail(
-                    f"{'an increment with moves' if char == '+' else 'a delay'} is not PGN"
-                )
+        if char in ("d", "b"):
+            if self.strict:
+                raise self.fail("a delay is not PGN")
             self.pos += 1
-            bonus = self.seconds(f"after {char!r}")
-            kind = {"+": Delay.FISCHER, "d": Delay.SIMPLE, "b": Delay.BRONSTEIN}[char]
-        return Stage(moves, seconds, bonus, kind if bonus else Delay.NONE)
+            delay = self.seconds(f"after {char!r}")
+            kind = Delay.SIMPLE if char == "d" else Delay.BRONSTEIN
+        increment = 0
+        if self.peek() == "+":
+            if self.strict and moves is not None:
+                raise self.fail("an increment with moves is not PGN")
+            self.pos += 1
+            increment = self.seconds("after '+'")
+            if self.peek() in ("d", "b"):
+                raise self.fail("write the delay before the increment, as in 300d5+2", self.pos)
+        return Stage(moves, seconds, increment, delay, kind)
 
     def byo_yomi(self) -> ByoYomi:
         if self.strict:
@@ -232,9 +239,10 @@ def format_control(control: TimeControl) -> str:
         for stage in control.stages:
             part = f"{stage.moves}/" if stage.moves is not None else ""
             part += _secs(stage.time_ns)
-            if stage.bonus_ns:
-                mark = {Delay.FISCHER: "+", Delay.SIMPLE: "d", Delay.BRONSTEIN: "b"}[stage.bonus]
-                part += f"{mark}{_secs(stage.bonus_ns)}"
+            if stage.delay_ns:
+                part += f"{'d' if stage.delay is Delay.SIMPLE else 'b'}{_secs(stage.delay_ns)}"
+            if stage.increment_ns:
+                part += f"+{_secs(stage.increment_ns)}"
             parts.append(part)
         text = ":".join(parts)
         byo = control.byo_yomi
@@ -274,12 +282,11 @@ def describe(control: TimeControl) -> str:
         pieces = []
         for stage in control.stages:
             piece = (f"{stage.moves} moves in " if stage.moves else "") + _duration(stage.time_ns)
-            if stage.bonus_ns:
-                piece += {
-                    Delay.FISCHER: " + {} per move",
-                    Delay.SIMPLE: " with a {} delay",
-                    Delay.BRONSTEIN: " with a {} Bronstein delay",
-                }[stage.bonus].format(_duration(stage.bonus_ns))
+            if stage.delay_ns:
+                bronstein = " Bronstein" if stage.delay is Delay.BRONSTEIN else ""
+                piece += f" with a {_duration(stage.delay_ns)}{bronstein} delay"
+            if stage.increment_ns:
+                piece += f" + {_duration(stage.increment_ns)} per move"
             pieces.append(piece)
         words = ", then ".join(pieces)
         if len(control.stages) > 1 or control.stages[0].moves:

@@ -56,7 +56,8 @@ def register(commands: Any) -> None:
         help="run a game clock on its own (any time control; keys or GPIO buttons)",
         description="Run a game clock. CONTROL is a PGN TimeControl (300, 4500+60, 40/9000, "
         "*180, 40/7200:3600), the shorthand 5+3 / 90+30 (minutes + seconds), or the "
-        "extension (300d5 delay, 300b5 Bronstein, 3600|5x30 byo-yomi, 3600|25/600 Canadian, "
+        "extension (300d5 delay, 300b5 Bronstein, 300d5+2 delay and increment, 3600|5x30 "
+        "byo-yomi, 3600|25/600 Canadian, "
         "-!30 a 30 s limit per move, ^ a stopwatch). Give one CONTROL for everyone or one "
         "per player. See docs/clocks.md.",
     )

@@ -18,11 +18,19 @@ from companion.clock.model import (
 )
 from companion.clock.notation import parse
 
-BONUS = st.sampled_from([Delay.FISCHER, Delay.BRONSTEIN, Delay.SIMPLE])
+DELAY = st.sampled_from([Delay.BRONSTEIN, Delay.SIMPLE])
 
 
 def _stages(moves: st.SearchStrategy[int | None]) -> st.SearchStrategy[Stage]:
-    return st.builds(Stage, moves, st.integers(1, 600).map(s), st.integers(0, 30).map(s), BONUS)
+    """Increments, delays of either kind, and both together."""
+    return st.builds(
+        Stage,
+        moves,
+        st.integers(1, 600).map(s),
+        st.integers(0, 30).map(s),
+        st.integers(0, 30).map(s),
+        DELAY,
+    )
 
 
 # Only the last stage may be the rest of the game (no move count).

@@ -97,6 +97,33 @@ def test_simple_delay_waits_before_counting_down() -> None:
     assert flag_instant(clock) == t + s(65)
 
 
+def test_simple_delay_with_an_increment() -> None:
+    clock = clock_of("60d5+2")
+    assert remaining(clock, 0, s(4)) == s(60)  # the delay runs first
+    clock, t, events = moves(clock, 3, 9)
+    assert clock.players[0].main_ns == s(62)  # no main time used, 2 s added
+    assert clock.players[1].main_ns == s(60 - 4 + 2)
+    assert [e.earned_ns for e in events if isinstance(e, Pressed)] == [s(2), s(2)]
+    assert flag_instant(clock) == t + s(5) + s(62)
+
+
+def test_bronstein_delay_with_an_increment() -> None:
+    clock = clock_of("60b5+2")
+    clock, _, _ = moves(clock, 3, 1, 8)
+    # 3 s used, 3 s given back, 2 s added; then 8 s used, 5 s given back, 2 s added.
+    assert clock.players[0].main_ns == s(60) + s(2) - s(8) + s(5) + s(2)
+    assert clock.players[1].main_ns == s(60) - s(1) + s(1) + s(2)
+
+
+def test_no_increment_nor_refund_after_the_flag_with_a_delay() -> None:
+    clock = clock_of("10d5+2")
+    clock, _ = tick(clock, s(16))  # 5 s of delay, then 10 s of main time: flagged at 15 s
+    assert clock.players[0].flagged_at == s(15)
+    clock, events = press(clock, 0, s(17))
+    assert remaining(clock, 0, s(17)) == 0
+    assert [e.earned_ns for e in events if isinstance(e, Pressed)] == [0]
+
+
 def test_hourglass_moves_time_to_the_opponent() -> None:
     clock = clock_of("*60")
     clock, t, _ = moves(clock, 20)
@@ -225,5 +252,6 @@ def test_controls_from_code_and_text_agree() -> None:
         Stage(40, s(5400), s(30)), Stage(None, s(1800), s(30))
     )
     assert parse("3600|5x30").byo_yomi == ByoYomi(5, s(30))
-    assert parse("300b5").stages[0].bonus is Delay.BRONSTEIN
+    assert parse("300b5").stages[0].delay is Delay.BRONSTEIN
+    assert parse("300d5+2").stages[0] == Stage(None, s(300), s(2), s(5), Delay.SIMPLE)
     assert parse("*180").kind is Kind.HOURGLASS
