@@ -201,7 +201,9 @@ class _Spent:
 
 def _spend(control: TimeControl, pt: PlayerTime, elapsed: int) -> _Spent:
     if pt.flagged_at is not None:
-        return _Spent(0, pt.in_byo, 0, 0, True, 0)
+        # A flagged player's time stands still (an hourglass's may hold sand that has run
+        # back to them since; elsewhere it is 0).
+        return _Spent(pt.main_ns, pt.in_byo, 0, 0, True, 0)
     if control.counts_up:
         return _Spent(pt.main_ns + elapsed, False, 0, 0, False, elapsed)
     if control.kind is Kind.HOURGLASS:
@@ -290,7 +292,7 @@ def remaining(clock: Clock, player: int, t: int) -> int:
     if control.kind is Kind.HOURGLASS and clock.running is not None:
         return pt.main_ns + _spent_main(clock, t)
     if pt.flagged_at is not None:
-        return 0
+        return pt.main_ns
     if pt.in_byo and control.byo_yomi is not None:
         return pt.byo_ns if control.byo_yomi.canadian else control.byo_yomi.period_ns
     return pt.main_ns
@@ -514,6 +516,14 @@ def tick(clock: Clock, t: int, settle_ns: int = SETTLE_NS) -> tuple[Clock, Event
             byo_periods=0,
             used_ns=pt.used_ns + spent.charged_ns,
         )
+        if clock.controls[player].kind is Kind.HOURGLASS:
+            # The sand that ran out of the flagged player's side is the opponent's now.
+            other = 1 - player
+            players[other] = replace(
+                players[other],
+                main_ns=players[other].main_ns + spent.charged_ns,
+                earned_ns=players[other].earned_ns + spent.charged_ns,
+            )
         # The flagged player's time stops; the game's rules decide what a flag means.
         flagged = replace(
             clock,

@@ -119,3 +119,33 @@ def test_ticks_change_nothing_but_flags(text: str, lengths: list[int]) -> None:
     # The players' time never exceeds what the rules could have given them.
     for pt in clock.players:
         assert pt.main_ns <= pt.earned_ns
+
+
+HOURGLASS_STEP = st.tuples(
+    st.sampled_from(["press", "tick", "pause", "resume", "look"]),
+    st.integers(0, 90 * 10**9),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 120), st.lists(HOURGLASS_STEP, max_size=40))
+def test_an_hourglass_keeps_its_total_through_anything_but_the_arbiter(
+    seconds: int, steps: list[tuple[str, int]]
+) -> None:
+    """Presses, ticks, pauses and flags of either player: the two times always add up to
+    the whole glass, at every instant anyone looks."""
+    whole = 2 * s(seconds)
+    clock, _ = start(new_clock([parse(f"*{seconds}")] * 2), 0, 0)
+    t = 0
+    for kind, gap in steps:
+        t += gap
+        if kind == "press":
+            assert clock.running is not None
+            clock, _ = press(clock, clock.running, t)
+        elif kind == "tick":
+            clock, _ = tick(clock, t)
+        elif kind == "pause":
+            clock, _ = pause(clock, t)
+        elif kind == "resume":
+            clock, _ = resume(clock, t)
+        assert remaining(clock, 0, t) + remaining(clock, 1, t) == whole

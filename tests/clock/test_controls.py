@@ -133,6 +133,18 @@ def test_hourglass_moves_time_to_the_opponent() -> None:
     assert clock.players[0].main_ns + clock.players[1].main_ns == s(120)
 
 
+def test_hourglass_keeps_the_total_when_a_flag_falls() -> None:
+    clock = clock_of("*60")
+    assert remaining(clock, 0, s(59)) + remaining(clock, 1, s(59)) == s(120)
+    clock, events = tick(clock, s(61))
+    assert events == (FlagFell(s(60), 0),)
+    # All of 0's sand has run to 1: 1 keeps it, before and after 0's late press.
+    assert (remaining(clock, 0, s(61)), remaining(clock, 1, s(61))) == (0, s(120))
+    clock, _ = press(clock, 0, s(62))
+    assert (remaining(clock, 0, s(62)), remaining(clock, 1, s(62))) == (0, s(120))
+    assert remaining(clock, 0, s(72)) + remaining(clock, 1, s(72)) == s(120)
+
+
 def test_japanese_byo_yomi_uses_periods_only_when_they_run_out() -> None:
     clock = clock_of("10|3x5")
     clock, t, events = moves(clock, 12)  # 10 s main, then 2 s of a 5 s period: none used
