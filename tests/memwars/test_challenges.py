@@ -156,3 +156,61 @@ def test_a_path_forces_the_place() -> None:
     with pytest.raises(IllegalAction) as err:
         ENGINE.apply(state, A.Claim(0, 1))
     assert err.value.rule == "MW-P4"
+
+
+def _bo_loses_a_turn(**changes: object):
+    """Bo's challenge of place 5 fails: Bo loses a turn and Ada plays again."""
+    state, _ = play(
+        start(**changes),
+        A.Claim(0, 5),
+        A.Challenge(1),
+        A.Contest(0),
+        A.Maintain(1),
+        A.Judge(claimant_correct=True, challenger_correct=False),
+    )
+    return state
+
+
+@pytest.mark.parametrize("kind", [A.Challenge, A.DeclineChallenge])
+def test_a_barred_player_is_told_the_rule_that_bars_them(kind: type) -> None:
+    state = _bo_loses_a_turn()
+    state, events = play(state, A.Claim(0, 6))
+    assert "challenge_offered" not in kinds(events) and state.turn == 1
+    with pytest.raises(IllegalAction) as err:
+        ENGINE.apply(state, kind(1))
+    assert err.value.rule == "MW-CH2"
+    assert "MW-A14" in err.value.explanation and "lost a turn" in err.value.explanation
+    assert "place 6" in err.value.explanation
+
+
+def test_a_barred_player_is_told_why_while_another_is_offered_the_challenge() -> None:
+    sides = [{"name": "Ada"}, {"name": "Bo"}, {"name": "Cy"}]
+    state = _bo_loses_a_turn(sides=sides)
+    state, _ = play(state, A.DeclineChallenge(2)) if state.pending else (state, [])
+    # Bo's turn was skipped: Cy plays, and the claim is offered to Ada, not to Bo.
+    assert state.turn == 2
+    state, _ = play(state, A.Claim(2, 6))
+    assert state.pending is not None and state.pending.offered_to == 0
+    with pytest.raises(IllegalAction) as err:
+        ENGINE.apply(state, A.Challenge(1))
+    assert err.value.rule == "MW-CH2" and "MW-A14" in err.value.explanation
+
+
+def test_a_player_without_challenge_pieces_is_told_so() -> None:
+    state = start(quadrants=[1, 2])
+    for place in range(1, 27, 2):  # Bo spends all 13 challenge pieces on forsaken challenges
+        state, _ = play(
+            state,
+            A.Claim(0, place),
+            A.Challenge(1),
+            A.Contest(0),
+            A.Forsake(1),
+            A.Claim(1, place + 1),
+            A.DeclineChallenge(0),
+        )
+    assert state.sides[1].challenge_pieces == 0 and state.turn == 0
+    state, _ = play(state, A.Claim(0, 27))
+    assert state.turn == 1
+    with pytest.raises(IllegalAction) as err:
+        ENGINE.apply(state, A.Challenge(1))
+    assert err.value.rule == "MW-CH3" and "challenge piece" in err.value.explanation

@@ -50,6 +50,7 @@ from companion.games.memwars.state import (
     NOBODY,
     Capture,
     Counter,
+    LastClaim,
     Outcome,
     Pending,
     Phase,
@@ -410,7 +411,13 @@ def _claim(state: State, action: A.Claim, events: Events) -> State:
         and state.setup.rules.hybrid_standard_claims == "CHECKED_AT_ONCE"
     ):
         pending = Pending(place, action.side, NOBODY, Stage.CHECK, TABLE)
-        return replace(state, pending=pending)
+        return replace(state, pending=pending, last_claim=LastClaim(place, action.side))
+    barred = tuple(
+        (i, rule)
+        for i in range(len(state.sides))
+        if i != action.side and (rule := _barred_by(state, i))
+    )
+    state = replace(state, last_claim=LastClaim(place, action.side, barred))
     challenger = _next_challenger(state, action.side, (action.side,))
     if challenger == NOBODY:
         return _finish_claim(state, action.side, place, events)
@@ -418,15 +425,59 @@ def _claim(state: State, action: A.Claim, events: Events) -> State:
     return replace(state, pending=Pending(place, action.side, NOBODY, Stage.WINDOW, challenger))
 
 
-def _eligible(state: State, side: int) -> bool:
-    """May this side challenge now (MW-CH2, MW-CH3)?"""
+def _barred_by(state: State, side: int) -> str:
+    """The rule that bars this side from challenging now, or "" when it may (MW-CH2, MW-CH3)."""
     me = state.sides[side]
     if state.setup.rules.lost_turn_ineligible_until == "NEXT_ACTUAL_TURN":
-        barred = me.sitting_out
+        lost = me.sitting_out
     else:
-        barred = me.lost_turns > 0
+        lost = me.lost_turns > 0
+    if lost:
+        return "MW-CH2"
     enough = me.supply > 0 or state.setup.rules.supply_exhaustion == "VIRTUAL"
-    return not barred and me.challenge_pieces > 0 and enough
+    if me.challenge_pieces <= 0 or not enough:
+        return "MW-CH3"
+    return ""
+
+
+def _eligible(state: State, side: int) -> bool:
+    """May this side challenge now (MW-CH2, MW-CH3)?"""
+    return not _barred_by(state, side)
+
+
+def _refuse_if_barred(state: State, side: int, declining: bool) -> None:
+    """Refuses a challenge, or a decline, from a side that could not challenge the latest
+    claim, naming the rule that barred it and why (MW-CH2, MW-A14, MW-CH3)."""
+    last = state.last_claim
+    if last is None:
+        return
+    rule = dict(last.barred).get(side, "")
+    if not rule:
+        return
+    who, claimant = _name(state, side), _name(state, last.claimant)
+    if rule == "MW-CH2":
+        until = (
+            "their next turn starts"
+            if state.setup.rules.lost_turn_ineligible_until == "NEXT_ACTUAL_TURN"
+            else "the turn they lost has been skipped"
+        )
+        why = (
+            f"{who} had lost a turn (a player who lost a turn may not challenge until "
+            f"{until}: MW-A14, house rule mw.lostTurn.ineligibleUntil)"
+        )
+    elif state.sides[side].challenge_pieces <= 0:
+        why = f"{who} had no challenge piece left"
+    else:
+        why = f"{who} had no crystal left to put down (house rule mw.supply.exhaustion)"
+    if declining:
+        raise IllegalAction(
+            rule,
+            f"{who} was not offered {claimant}'s claim on place {last.place}, so there is "
+            f"nothing to decline: {why}",
+        )
+    raise IllegalAction(
+        rule, f"{who} may not challenge {claimant}'s claim on place {last.place}: {why}"
+    )
 
 
 def _next_challenger(state: State, claimant: int, passed: tuple[int, ...]) -> int:
@@ -447,6 +498,8 @@ def _pending(state: State, stage: Stage, rule: str, what: str) -> Pending:
 
 
 def _challenge(state: State, action: A.Challenge, events: Events) -> State:
+    if state.pending is None or action.side != state.pending.offered_to:
+        _refuse_if_barred(state, action.side, declining=False)
     pending = _pending(state, Stage.WINDOW, "MW-CH1", "a challenge")
     if action.side != pending.offered_to:
         raise IllegalAction(
@@ -472,6 +525,8 @@ def _challenge(state: State, action: A.Challenge, events: Events) -> State:
 
 
 def _decline(state: State, action: A.DeclineChallenge, events: Events) -> State:
+    if state.pending is None or action.side != state.pending.offered_to:
+        _refuse_if_barred(state, action.side, declining=True)
     pending = _pending(state, Stage.WINDOW, "MW-CH1", "declining a challenge")
     if action.side != pending.offered_to:
         raise IllegalAction(

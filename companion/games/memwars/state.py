@@ -117,6 +117,18 @@ class Pending:
 
 
 @dataclass(frozen=True, slots=True)
+class LastClaim:
+    """The latest claim, and which other sides could not challenge it and why, so that a
+    challenge or a decline from one of them is refused with the rule that barred it."""
+
+    place: int
+    claimant: int
+    barred: tuple[tuple[int, str], ...] = ()
+    """(side, rule id) for each side that could not challenge when the claim was made:
+    MW-CH2 (it had lost a turn) or MW-CH3 (it had no challenge piece or no crystal)."""
+
+
+@dataclass(frozen=True, slots=True)
 class QuadrantResult:
     quadrant: int
     totals: tuple[int, ...]
@@ -163,6 +175,7 @@ class State:
     """The side on turn: the claimant in Standard play, the answerer in Basic play."""
     current_card: int = NO_CARD
     pending: Pending | None = None
+    last_claim: LastClaim | None = None
     quadrant_results: tuple[QuadrantResult, ...] = ()
     ranks_used: int = 0
     counter_turn: int = NOBODY
