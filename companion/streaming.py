@@ -58,6 +58,7 @@ class Streaming:
         return self.room_url or self.page_url
 
     def __enter__(self) -> Streaming:
+        from companion.publish.broker_gate import TABLE_USER
         from companion.publish.publisher import Publisher
         from companion.web.server import DisplayConfig, serve
 
@@ -66,14 +67,14 @@ class Streaming:
         ws_url = broker_url if broker_url.startswith(("ws://", "wss://")) else ""
         login = self.config.broker
         if not broker_url:
-            from companion.publish.broker import table_password
-            from companion.publish.broker_gate import TABLE_USER
-
             # Locked: the table publishes with its own password; pages may only read.
-            password = table_password(self.config.store.resolved_path().parent)
+            password = self._table_password()
             self.broker = _start_embedded_broker(ws_host=host, password=password)
             broker_url, ws_url = self.broker.url, self.broker.ws_url
             login = replace(login, username=TABLE_USER, password=password)
+        elif login.username == TABLE_USER and not login.password:
+            # A `companion broker` of this machine, locked with the same kept password.
+            login = replace(login, password=self._table_password())
         board = self.config.game.board_id
         self.publisher = Publisher.from_config(login, board, url=broker_url)
         display = DisplayConfig(broker=ws_url, prefix=self.config.broker.prefix, board=board)
@@ -107,6 +108,11 @@ class Streaming:
                 flush=True,
             )
         return self
+
+    def _table_password(self) -> str:
+        from companion.publish.broker import table_password
+
+        return table_password(self.config.store.resolved_path().parent)
 
     def attach(self, parts: GameParts) -> PutDown:
         """Streams a game (with its card scans and clock, when it has them) until the

@@ -9,8 +9,10 @@ from __future__ import annotations
 import argparse
 import logging
 import threading
+from pathlib import Path
 from typing import Any
 
+from companion.config import load_config
 from companion.stopping import restore_sigterm, stop_on_sigterm
 
 # The same as companion/publish/broker.py's (a test says so), which is imported only to run.
@@ -42,6 +44,12 @@ def register(commands: Any) -> None:
         "--no-websockets", action="store_true", help="no MQTT over WebSockets listener"
     )
     parser.add_argument(
+        "--open",
+        action="store_true",
+        help="let every client publish (by default only the table may: user 'table', with "
+        "the password kept beside the games store)",
+    )
+    parser.add_argument(
         "-v", "--verbose", action="store_true", help="log connections and errors to stderr"
     )
     parser.set_defaults(run=run)
@@ -59,7 +67,21 @@ def _port(text: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     # Imported here: amqtt is loaded only by the commands that run a broker.
-    from companion.publish.broker import BrokerError, EmbeddedBroker
+    from companion.publish.broker import (
+        TABLE_PASSWORD_FILE,
+        BrokerError,
+        EmbeddedBroker,
+        table_password,
+    )
+    from companion.publish.broker_gate import TABLE_USER
+
+    password: str | None = None
+    lock = "every client may publish"
+    if not args.open:
+        store = load_config(Path(args.config) if args.config else None).store.resolved_path()
+        password = table_password(store.parent)
+        kept = store.parent / TABLE_PASSWORD_FILE
+        lock = f"only the table publishes: user {TABLE_USER}, password in {kept}"
 
     if args.verbose:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
@@ -69,10 +91,13 @@ def run(args: argparse.Namespace) -> int:
     stopping = threading.Event()
     previous = stop_on_sigterm(stopping)
     try:
-        with EmbeddedBroker(host=args.host, port=args.port, ws_port=ws_port) as broker:
+        with EmbeddedBroker(
+            host=args.host, port=args.port, ws_port=ws_port, table_password=password
+        ) as broker:
             print(f"MQTT                  {broker.url}")
             if ws_port is not None:
                 print(f"MQTT over WebSockets  {broker.ws_url}")
+            print(lock)
             if args.host in ("0.0.0.0", "::", ""):
                 print("listening on every interface of this machine")
             print("Ctrl-C stops the broker.", flush=True)

@@ -91,7 +91,7 @@ class Limits:
     max_connections: int = MAX_CONNECTIONS
     login_timeout_s: float = LOGIN_TIMEOUT_S
     refused: dict[str, int] = field(default_factory=dict, compare=False)
-    """Counts of what was refused, by kind: 'origin', 'connections', 'login'."""
+    """Counts of what was refused, by kind: 'origin', 'connections', 'login', 'takeover'."""
 
     def count(self, kind: str) -> None:
         self.refused[kind] = self.refused.get(kind, 0) + 1
@@ -289,6 +289,9 @@ class EmbeddedBroker(Closing):
     async def _start_broker(self) -> Any:
         broker = _broker_class()(self._config())
         broker.limits = self.limits
+        broker.table_password = self.table_password
+        broker._displaced = {}
+        broker._tables = {}
         try:
             await broker.start()
         except BaseException:
@@ -330,13 +333,19 @@ def _broker_class() -> type[Any]:
     from amqtt.errors import NoDataError
     from amqtt.mqtt.protocol.broker_handler import BrokerProtocolHandler
 
+    from companion.publish.broker_gate import is_table
+
     patched = (
         (Broker, "_publish_retained_messages_for_subscription"),
         (Broker, "_initialize_client_session"),
         (Broker, "_handle_client_session"),
+        (Broker, "_delete_session"),
         (BrokerProtocolHandler, "handle_read_timeout"),
     )
-    if not all(name in vars(cls) for cls, name in patched):
+    used = ((Broker, "_del_all_subscriptions"),)
+    if not all(name in vars(cls) for cls, name in patched) or not all(
+        hasattr(cls, name) for cls, name in used
+    ):
         raise BrokerError(
             "this amqtt is not the one companion/publish/broker.py patches (pyproject.toml pins it)"
         )
@@ -375,6 +384,68 @@ def _broker_class() -> type[Any]:
             if session.keep_alive > 0:
                 session.keep_alive = math.ceil(session.keep_alive * KEEPALIVE_GRACE)
             return handler, session
+
+        table_password: str | None = None
+        _displaced: dict[str, tuple[Any, Any]]
+        """Connected sessions a new CONNECT with the same client id has put aside, by client
+        id, until that newcomer is let in (and the old connection dropped) or refused."""
+
+        async def _delete_session(self, client_id: str) -> None:
+            """A clean-session CONNECT forgets the session of its client id: amqtt also forgets
+            a session whose client is still connected, and never disconnects it. Such a
+            session is put aside instead, for _handle_client_session to settle."""
+            held = self._sessions.get(client_id)
+            if held is not None and held[0].transitions.is_connected():
+                self._displaced[client_id] = self._sessions.pop(client_id)
+                return
+            await super()._delete_session(client_id)
+
+        async def _handle_client_session(
+            self, reader: Any, writer: Any, session: Any, handler: Any, *args: Any
+        ) -> None:
+            """A CONNECT with the client id of a connected client takes its place: the old
+            connection is dropped, without its will (MQTT 3.1.1, 3.1.4-2). Only the table may
+            take the place of a table, so a page cannot knock the table off the broker."""
+            client_id = session.client_id
+            held = self._displaced.pop(client_id, None)
+            if held is None and session.transitions.is_connected():
+                held = self._sessions.get(client_id)  # a resumed session, still connected
+            if held is not None:
+                old_session, old_handler = held
+                if not self._may_take_over(client_id, session):
+                    self._keep_table(client_id, held)
+                    self.limits.count("takeover")
+                    log.info("a connection asking for the table's client id refused")
+                    writer.write(_CONNACK_IDENTIFIER_REJECTED)
+                    with contextlib.suppress(Exception):  # it may have gone already
+                        await writer.drain()
+                    await writer.close()
+                    return
+                old_session.will_flag = False
+                _abort(old_handler)
+                if old_session is not session:
+                    await self._del_all_subscriptions(old_session)
+                    old_session.clear_queues()
+            self._tables.pop(client_id, None)
+            if self.table_password is not None and is_table(session, self.table_password):
+                self._tables[client_id] = _login_of(session)
+            await super()._handle_client_session(reader, writer, session, handler, *args)
+
+        _tables: dict[str, dict[str, Any]]
+        """The table's connections by client id, with what their CONNECT said."""
+
+        def _may_take_over(self, client_id: str, new: Any) -> bool:
+            if self.table_password is None or client_id not in self._tables:
+                return True
+            return bool(is_table(new, self.table_password))
+
+        def _keep_table(self, client_id: str, held: tuple[Any, Any]) -> None:
+            """Undoes a refused CONNECT: amqtt had already forgotten the table's session (a
+            clean session) or written the newcomer's login over it (a resumed one)."""
+            session = held[0]
+            self._sessions[client_id] = held
+            for name, value in self._tables[client_id].items():
+                setattr(session, name, value)
 
         async def _client_connected(self, listener_name: str, reader: Any, writer: Any) -> None:
             """Past the connection limit, a client is turned away rather than kept waiting."""
@@ -417,6 +488,25 @@ def _broker_class() -> type[Any]:
     return _FixedBroker
 
 
+_CONNACK_IDENTIFIER_REJECTED = bytes([0x20, 0x02, 0x00, 0x02])
+"""MQTT 3.1.1, 3.2.2.3: CONNACK, no session present, return code 2."""
+_LOGIN_FIELDS = (
+    "username",
+    "password",
+    "keep_alive",
+    "will_flag",
+    "will_topic",
+    "will_message",
+    "will_qos",
+    "will_retain",
+)
+
+
+def _login_of(session: Any) -> dict[str, Any]:
+    """What a CONNECT wrote into a session, for _keep_table."""
+    return {name: getattr(session, name) for name in _LOGIN_FIELDS}
+
+
 def _page_of_this_machine(origin: str, names: frozenset[str]) -> bool:
     from urllib.parse import urlsplit
 
@@ -450,11 +540,16 @@ def _limit_packet_size() -> None:
 def _drop_silent_client(handler: Any) -> None:
     """Replaces amqtt's do-nothing BrokerProtocolHandler.handle_read_timeout: the connection
     is aborted, the reader sees it end, and the broker sends the client's Last Will."""
+    log.debug("dropping %s: silent for 1.5 keep-alive periods", handler.session.client_id)
+    _abort(handler)
+
+
+def _abort(handler: Any) -> None:
+    """Ends a client's connection at once, TCP or WebSocket; its reader then sees it end."""
     writer = handler.writer
     stream = getattr(writer, "_writer", None) or getattr(writer, "_protocol", None)
     transport = getattr(stream, "transport", None)
     if transport is not None:
-        log.debug("dropping %s: silent for 1.5 keep-alive periods", handler.session.client_id)
         transport.abort()
 
 

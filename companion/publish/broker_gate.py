@@ -5,7 +5,8 @@ them by name, and only when a login for the table is given):
 - anyone else (a display page, a phone, anonymous or with any other name) may subscribe and
   receive, and publish nothing: a forged state, a retained message of any size, a will
   under the table's topics all go nowhere;
-- TABLE_USER with a wrong password is refused at CONNECT.
+- TABLE_USER with a wrong password is refused at CONNECT;
+- nobody but the table may take over the table's client id (companion/publish/broker.py).
 
 docs/mqtt.md shows the same rules as a mosquitto configuration.
 """
@@ -22,7 +23,8 @@ from amqtt.session import Session
 TABLE_USER = "table"
 
 
-def _is_table(session: Session | None, password: str) -> bool:
+def is_table(session: Session | None, password: str) -> bool:
+    """Whether `session` logged in as the table, with its password."""
     if session is None or session.username != TABLE_USER or not password:
         return False
     given = (session.password or "").encode()
@@ -38,7 +40,7 @@ class TableLogin(BaseAuthPlugin):  # type: ignore[misc]
 
     async def authenticate(self, *, session: Session) -> bool:
         if session.username == TABLE_USER:
-            return _is_table(session, self.config.password)
+            return is_table(session, self.config.password)
         # A visitor's Last Will would be published in its name when it drops: none.
         session.will_flag = False
         session.is_anonymous = True
@@ -60,5 +62,5 @@ class ReadOnlyVisitors(BaseTopicPlugin):  # type: ignore[misc]
         action: Action | None = None,
     ) -> bool:
         if action == Action.PUBLISH:
-            return _is_table(session, self.config.password)
+            return is_table(session, self.config.password)
         return True

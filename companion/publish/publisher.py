@@ -24,6 +24,8 @@ caller, who may be in the middle of a game.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 import socket
 import ssl
@@ -148,6 +150,18 @@ class PublisherStats:
     """Given up because the queue was full, or refused by paho."""
 
 
+def client_id_of(board_id: str, password: str) -> str:
+    """The board's MQTT client id: the same at every start, so that a board back from a
+    network cut takes over its own half-open connection (MQTT 3.1.1, 3.1.4-2). With a
+    password it carries a tag made from it, so that nobody without the password can guess
+    it and connect with it to knock the board off the broker: mosquitto lets any logged-in
+    client take any client id, and a display's password is no secret."""
+    if not password:
+        return f"companion-{board_id}"
+    tag = hmac.new(password.encode(), board_id.encode(), hashlib.sha256).hexdigest()[:12]
+    return f"companion-{board_id}-{tag}"
+
+
 class Publisher(Closing):
     """One board's connection to one broker."""
 
@@ -197,7 +211,7 @@ class Publisher(Closing):
 
         client = mqtt.Client(
             CallbackAPIVersion.VERSION2,
-            client_id=f"companion-{board_id}",
+            client_id=client_id_of(board_id, password),
             transport=self.address.transport,
             protocol=mqtt.MQTTv311,
             clean_session=True,

@@ -29,11 +29,13 @@ class Client:
         will: tuple[str, bytes] | None = None,
         keepalive: int = 10,
         login: tuple[str, str] | None = None,
+        clean_session: bool = True,
     ) -> None:
         self.paho = mqtt.Client(
             CallbackAPIVersion.VERSION2,
             client_id=name,
             transport="websockets" if transport == "websockets" else "tcp",
+            clean_session=clean_session,
         )
         self.messages: queue.Queue[Message] = queue.Queue()
         self._connected = threading.Event()

@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -64,5 +65,39 @@ def test_without_websockets() -> None:
     process, lines = _start("--port", "0", "--no-websockets")
     process.send_signal(signal.SIGTERM)
     process.communicate(timeout=15)
-    assert len(lines) == 2 and lines[0].startswith("MQTT ") and lines[1].startswith("Ctrl-C")
+    assert len(lines) == 3 and lines[0].startswith("MQTT ") and lines[2].startswith("Ctrl-C")
     assert process.returncode == 0
+
+
+def test_only_the_table_publishes_unless_opened(clients: list[Client]) -> None:
+    """Locked by default with the password kept beside the games store, which a companion
+    on this machine uses when its [broker] user name is "table" and it has no password."""
+    process, lines = _start("--port", "0", "--no-websockets")
+    try:
+        port = int(lines[0].rsplit(":", 1)[1])
+        found = re.fullmatch(r"only the table publishes: user table, password in (.+)", lines[1])
+        assert found, lines
+        password = Path(found.group(1)).read_text(encoding="ascii").strip()
+        page, forger = Client("page", port), Client("forger", port)
+        table = Client("companion-t", port, login=("table", password))
+        clients += [page, forger, table]
+        page.subscribe("tabletop/#")
+        forger.publish("tabletop/t/state", b"forged")
+        assert page.quiet_for(0.5) == []
+        table.publish("tabletop/t/state", b"ok")
+        assert page.take(1) == [("tabletop/t/state", b"ok", False, 1)]
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.communicate(timeout=15)
+    process, lines = _start("--port", "0", "--no-websockets", "--open")
+    try:
+        port = int(lines[0].rsplit(":", 1)[1])
+        assert lines[1] == "every client may publish"
+        page, anyone = Client("page", port), Client("anyone", port)
+        clients += [page, anyone]
+        page.subscribe("tabletop/#")
+        anyone.publish("tabletop/t/state", b"open")
+        assert page.take(1) == [("tabletop/t/state", b"open", False, 1)]
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.communicate(timeout=15)

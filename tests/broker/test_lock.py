@@ -4,6 +4,7 @@ read. Whatever the lock: no foreign page, no giant packet, no crowd, no silent s
 from __future__ import annotations
 
 import socket
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -82,6 +83,58 @@ def test_a_visitors_last_will_is_not_published(
     page.subscribe("tabletop/#")
     visitor.drop_connection()
     assert page.quiet_for(1.0) == []
+
+
+STATUS = "tabletop/table-1/status"
+
+
+def watch_disconnect(client: Client) -> threading.Event:
+    """Set when the broker ends `client`'s connection; the client does not reconnect."""
+    lost = threading.Event()
+    client.paho.on_disconnect = lambda *args: lost.set()
+    client.paho.reconnect_delay_set(60, 120)
+    return lost
+
+
+@pytest.mark.parametrize("lock", [None, PASSWORD])
+def test_a_client_id_in_use_is_taken_over_without_its_will(
+    clients: list[Client], lock: str | None
+) -> None:
+    """MQTT 3.1.1, 3.1.4-2: the new connection replaces the old one, which is dropped (a
+    table whose network came back replaces its half-open connection). The old one's will is
+    not sent: the client is not gone, it is back."""
+    login = (TABLE_USER, PASSWORD) if lock else None
+    with EmbeddedBroker(port=0, ws_port=0, table_password=lock) as broker:
+        page = Client("page", ws_port(broker), transport="websockets")
+        old = Client("companion-table-1", broker.port, login=login, will=(STATUS, b"offline"))
+        clients += [page, old]
+        page.subscribe("tabletop/#")
+        lost = watch_disconnect(old)
+        new = Client("companion-table-1", broker.port, login=login, will=(STATUS, b"offline"))
+        clients.append(new)
+        assert lost.wait(5.0), "the old connection was not dropped"
+        new.publish(STATE, b"after", retain=True)
+        assert page.take(1) == [(STATE, b"after", False, 1)]
+        assert page.quiet_for(0.5) == []
+
+
+@pytest.mark.parametrize("transport", ["tcp", "websockets"])
+@pytest.mark.parametrize("clean_session", [True, False])
+def test_a_visitor_cannot_take_the_tables_client_id(
+    locked: EmbeddedBroker, clients: list[Client], transport: str, clean_session: bool
+) -> None:
+    page = Client("page", ws_port(locked), transport="websockets")
+    table = Client("companion-table-1", locked.port, login=(TABLE_USER, PASSWORD))
+    clients += [page, table]
+    page.subscribe("tabletop/#")
+    lost = watch_disconnect(table)
+    port = locked.port if transport == "tcp" else ws_port(locked)
+    with pytest.raises(AssertionError, match="did not connect"):
+        Client("companion-table-1", port, transport=transport, clean_session=clean_session)
+    assert locked.limits.refused.get("takeover", 0) >= 1
+    table.publish(STATE, b"still here", retain=True)
+    assert page.take(1) == [(STATE, b"still here", False, 1)]
+    assert not lost.is_set()
 
 
 def handshake(broker: EmbeddedBroker, origin: str | None) -> None:

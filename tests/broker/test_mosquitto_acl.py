@@ -4,14 +4,18 @@ and the packet limit are read from the documentation itself, so the two cannot d
 
 from __future__ import annotations
 
+import json
 import re
 import socket
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from companion.publish import wire
 from companion.publish.mosquitto import Mosquitto, find_mosquitto
+from companion.publish.publisher import Publisher, client_id_of
 from tests.broker.clients import Client, remaining_length
 
 pytestmark = pytest.mark.skipif(find_mosquitto() is None, reason="mosquitto is not installed")
@@ -102,3 +106,62 @@ def test_a_giant_packet_is_refused(club: Mosquitto, clients: list[Client]) -> No
             closed = True
         assert closed
     assert page.quiet_for(0.5) == []
+
+
+def board(club: Mosquitto) -> Publisher:
+    user, password = login("table-1")
+    url = f"mqtt://127.0.0.1:{club.port}"
+    return Publisher(url, board_id="table-1", username=user, password=password)
+
+
+def state(seq: int) -> dict[str, object]:
+    return wire.state_payload(
+        board="table-1",
+        t=float(seq),
+        game="toy",
+        game_id=1,
+        title="",
+        seq=seq,
+        names=["Ada", "Bo"],
+        view={"pile": seq},
+        clock=None,
+        last=None,
+    )
+
+
+def test_a_display_login_cannot_knock_a_board_off(club: Mosquitto, clients: list[Client]) -> None:
+    """mosquitto lets any logged-in client take any client id, and a display's password is
+    no secret: the board's client id carries a tag only its password makes."""
+    publisher = board(club)
+    try:
+        assert publisher.wait_connected(5.0)
+        page = Client("page-takeover", ws(club), transport="websockets", login=login("display"))
+        clients.append(page)
+        page.subscribe("tabletop/table-1/state")
+        page.quiet_for(0.3)  # whatever an earlier test retained
+        for guess in ("companion-table-1", client_id_of("table-1", "shown-to-all")):
+            clients.append(Client(guess, club.port, login=login("display")))
+        publisher.publish(publisher.topics.message("state", state(7)))
+        assert publisher.wait_idle(5.0)
+        [(_topic, payload, _retain, _qos)] = page.take(1)
+        assert json.loads(payload)["seq"] == 7
+        assert publisher.stats().connections == 1
+    finally:
+        publisher.close(timeout=2)
+
+
+def test_a_board_back_from_a_network_cut_takes_over_its_old_connection(
+    club: Mosquitto, clients: list[Client]
+) -> None:
+    user, password = login("table-1")
+    stale = Client(client_id_of("table-1", password), club.port, login=(user, password))
+    lost = threading.Event()
+    stale.paho.on_disconnect = lambda *args: lost.set()
+    stale.paho.reconnect_delay_set(60, 120)
+    clients.append(stale)
+    publisher = board(club)
+    try:
+        assert publisher.wait_connected(5.0)
+        assert lost.wait(5.0), "the board's old connection was left open"
+    finally:
+        publisher.close(timeout=2)
