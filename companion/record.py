@@ -244,6 +244,8 @@ class Replay:
     engine: GameEngine[Any]
     state: Any
     events: tuple[tuple[int, Event], ...]
+    """Every event with the seq of the action that caused it, from the very first: 0 for
+    those of starting the game (engine.start)."""
     clock: Any = None
     """The game clock (companion.clock.model.Clock) after every recorded input, if timed."""
 
@@ -253,10 +255,11 @@ def replay(record: GameRecord, name: str = "<record>", upto: int | None = None) 
     (the header is line 1, so action seq N is on line N + 1 when no blank lines intervene)."""
     engine = find_engine(record.header.game)
     try:
-        state = engine.new_game(record.header.setup)
+        state, opening = engine.start(record.header.setup)
     except BadSetup as err:
         raise UserError(f"bad setup: {err}", where=f"{name}:1") from None
-    events: list[tuple[int, Event]] = []
+    # What happened before action 1 (play starting, the first turn) is numbered seq 0.
+    events: list[tuple[int, Event]] = [(0, event) for event in opening]
     for recorded in record.actions[:upto]:
         try:
             state, happened = engine.apply(state, recorded.action)

@@ -33,6 +33,7 @@ def run(args: argparse.Namespace) -> int:
         last = record.clock_inputs[-1].t_ns if record.clock_inputs else 0
         clock = _clock_summary(result.clock, last)
     if args.json:
+        engine = result.engine
         out = {
             "record": name,
             "game": record.header.game,
@@ -42,6 +43,11 @@ def run(args: argparse.Namespace) -> int:
             "scores": summary.get("scores"),
             "summary": summary,
             "clock": clock,
+            # The public picture only: the spectator's view hides what the live stream hides.
+            "state": engine.view(result.state, "spectator"),
+            "events": [
+                {"seq": seq, "event": engine.event_to_dict(event)} for seq, event in result.events
+            ],
         }
         print(json.dumps(out, indent=2))
         return 0

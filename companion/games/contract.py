@@ -4,7 +4,7 @@ An engine is pure: a frozen state, typed actions and events, and functions betwe
 Nothing here touches a clock, a file or a random source other than the seed in the state.
 
     engine = find_engine("memwars")
-    state = engine.new_game(setup)
+    state = engine.new_game(setup)  # or: state, events = engine.start(setup)
     state, events = engine.apply(state, action)
     engine.expected(state)          # whose decision, which actions, which places
 """
@@ -109,6 +109,11 @@ class GameEngine(Protocol[StateT]):
 
     def new_game(self, setup: Mapping[str, Any]) -> StateT:
         """A fresh game from a JSON-safe setup; raises BadSetup."""
+        ...
+
+    def start(self, setup: Mapping[str, Any]) -> tuple[StateT, tuple[Event, ...]]:
+        """new_game, and what happened on the way to the first decision (play starting, the
+        first turn, a card presented): a replay lists these before action 1's."""
         ...
 
     def apply(self, state: StateT, action: Action) -> tuple[StateT, tuple[Event, ...]]:

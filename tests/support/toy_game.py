@@ -125,6 +125,9 @@ class ToyEngine:
             raise BadSetup("seed", f"must be a whole number from 0 to 2**64-1, got {seed!r}")
         return ToyState(start_pile=pile, seed=seed, rng=seed, pile=pile)
 
+    def start(self, setup: Mapping[str, Any]) -> tuple[ToyState, tuple[Event, ...]]:
+        return self.new_game(setup), ()
+
     def apply(self, state: ToyState, action: Action) -> tuple[ToyState, tuple[Event, ...]]:
         if self.is_over(state):
             raise IllegalAction("TOY-OVER", "the game is over")

@@ -67,6 +67,9 @@ class MemEngine(EngineBase[State]):
     def new_game(self, setup: Mapping[str, Any]) -> State:
         return new_game(parse_setup(setup))[0]
 
+    def start(self, setup: Mapping[str, Any]) -> tuple[State, tuple[Event, ...]]:
+        return new_game(parse_setup(setup))
+
     def apply(self, state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
         return apply(state, action)
 

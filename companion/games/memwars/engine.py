@@ -73,6 +73,9 @@ class MemWarsEngine(EngineBase[State]):
 
     # ----------------------------------------------------------------- contract
     def new_game(self, setup: Mapping[str, Any]) -> State:
+        return new_game(parse_setup(setup))[0]
+
+    def start(self, setup: Mapping[str, Any]) -> tuple[State, tuple[Event, ...]]:
         return new_game(parse_setup(setup))
 
     def apply(self, state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
@@ -98,7 +101,9 @@ class MemWarsEngine(EngineBase[State]):
 
 
 # --------------------------------------------------------------------- new game
-def new_game(setup: Setup) -> State:
+def new_game(setup: Setup) -> tuple[State, tuple[Event, ...]]:
+    """The first state, and the events of any setup already agreed: with the first player,
+    North and the depth given, play starts and the first turn begins at once."""
     n = setup.side_count
     solitaire = setup.mode in (Mode.STUDY, Mode.REVIEW)
     each = 0 if solitaire else setup.challenge_pieces_each()
@@ -128,8 +133,8 @@ def new_game(setup: Setup) -> State:
         deck=order,
         order=order,
     )
-    state, _ = _next_setup_step(state, [])
-    return state
+    state, events = _next_setup_step(state, [])
+    return state, tuple(events)
 
 
 # ------------------------------------------------------------------------ apply
