@@ -10,7 +10,9 @@ Every clock input is committed to the store before the clock changes and before 
 told (durability before publicity), so a game's clock replays from its record to the
 nanosecond. While it runs, a checkpoint is recorded at least once a second: after a crash
 the clock resumes paused, with every player's time as of the last checkpoint, so at most a
-second of anyone's time is at stake.
+second of anyone's time is at stake. Ticks and checkpoints are recorded SETTLE_NS in the
+past, where no press can still arrive from: a press stamped before a flag that is on its
+way from the button is recorded at its own stamp, and wins.
 """
 
 from __future__ import annotations
@@ -145,18 +147,21 @@ class GameClock:
         """Announces a fallen flag or an expired move limit (and tells the game), or records
         a checkpoint when a second has passed since the last input while time runs."""
         now = self.now_ns()
+        # Nothing a press could still arrive from before is recorded: the record's times
+        # never go back, so a press is never recorded before the last input.
+        settled = max(self._last_ns, now - SETTLE_NS)
         with self._lock:
             _, events = model.tick(self._clock, now, SETTLE_NS)
             if events:
                 # Announcing at `now` with the settle time is announcing at `now - settle`
                 # without it: that is what is recorded, so a replay announces the same.
-                events = self._record({"type": "tick", "t_ns": max(self._last_ns, now - SETTLE_NS)})
+                events = self._record({"type": "tick", "t_ns": settled})
             elif (
                 self._clock.running is not None
                 and not self._clock.paused
                 and now - self._last_ns >= CHECKPOINT_NS
             ):
-                self._record({"type": "checkpoint", "t_ns": now})
+                self._record({"type": "checkpoint", "t_ns": settled})
         for event in events:
             if isinstance(event, FlagFell | MoveLimitExpired):
                 self._time_ran_out(event.player)

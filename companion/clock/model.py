@@ -8,7 +8,9 @@
 Every press carries the time of the press itself, so the time it takes to process never
 costs a player anything. Only presses, arbiter actions and announced flags change the
 clock; asking what it shows (`remaining`, `display`) changes nothing. A flag is announced by
-`tick`, which reports the exact instant it fell even when the tick comes later.
+`tick`, which reports the exact instant it fell even when the tick comes later, and only
+once SETTLE_NS have passed since: until then a press stamped before the flag, still on its
+way from the button, wins.
 """
 
 from __future__ import annotations
@@ -25,9 +27,13 @@ from companion.clock.display import (
     format_time,
 )
 
-SETTLE_NS = 5_000_000
-"""How long `tick` waits after a flag's instant before announcing it, so that a press made
-just before the instant, still on its way from the button, counts first."""
+SETTLE_NS = 250_000_000
+"""How long after a flag's instant (or a per-move limit's) `tick` waits before it announces
+it, making it final: the longest a press may take from the button to the clock (a Pico
+frame after the firmware's debounce and a busy USB, a GPIO callback on a loaded Pi), with
+room to spare. A press stamped before the instant that arrives within it counts first, as
+on a clock whose buttons stop it at once; the display reads 0.0 meanwhile, but shows no
+flag until it is final."""
 
 
 class ClockError(ValueError):
@@ -315,9 +321,9 @@ def display(
     rows = []
     for player, (pt, control) in enumerate(zip(clock.players, clock.controls, strict=True)):
         left = remaining(clock, player, t)
-        flagged = pt.flagged_at is not None or (
-            clock.running == player and _spend(control, pt, _elapsed(clock, t)).flagged
-        )
+        # Only a final flag shows: until `tick` announces it, a press from before it may
+        # still arrive, and lights and buzzers must not say the flag fell.
+        flagged = pt.flagged_at is not None
         detail = ""
         in_byo = pt.in_byo or (
             clock.running == player and _spend(control, pt, _elapsed(clock, t)).in_byo
@@ -366,7 +372,12 @@ def press(clock: Clock, player: int, t: int) -> tuple[Clock, Events]:
     clock); a press by a waiting player, or while paused, is ignored as on a real clock."""
     _check_player(clock, player)
     if t < clock.as_of:
-        return clock, (PressIgnored(t, player, "older than the clock's last change"),)
+        flagged_at = clock.players[player].flagged_at
+        if clock.running == player and flagged_at is not None and t < flagged_at:
+            reason = "stamped before the flag, but it arrived after the flag was final"
+        else:
+            reason = "older than the clock's last change"
+        return clock, (PressIgnored(t, player, reason),)
     if clock.running is None:
         return start(clock, next_in_order(clock, player), t)
     if clock.paused:

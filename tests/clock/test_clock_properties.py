@@ -7,7 +7,11 @@ from hypothesis import strategies as st
 
 from companion.clock.controls import Delay, Stage, TimeControl, s
 from companion.clock.model import (
+    SETTLE_NS,
     Clock,
+    FlagFell,
+    Pressed,
+    flag_instant,
     new_clock,
     pause,
     press,
@@ -149,3 +153,39 @@ def test_an_hourglass_keeps_its_total_through_anything_but_the_arbiter(
         elif kind == "resume":
             clock, _ = resume(clock, t)
         assert remaining(clock, 0, t) + remaining(clock, 1, t) == whole
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(CONTROLS, min_size=2, max_size=3),
+    st.lists(STEP, max_size=20),
+    st.integers(1, 10**9),
+    st.integers(0, SETTLE_NS),
+    st.lists(st.floats(0, 1), max_size=5),
+)
+def test_a_press_stamped_before_the_flag_always_wins(
+    controls: list[TimeControl],
+    steps: list[tuple[int, bool, int]],
+    early: int,
+    lag: int,
+    ticks: list[float],
+) -> None:
+    """Whatever came before, a press stamped before the flag instant that reaches the clock
+    within SETTLE_NS of its stamp ends the move, however the clock's ticks fall meanwhile."""
+    clock, _ = start(new_clock(controls), 0, 0)
+    clock, _ = play(clock, steps)[-1]
+    fall = flag_instant(clock)
+    if clock.running is None or fall is None:
+        return
+    mover = clock.running
+    stamp = max(clock.as_of, fall - early)
+    if stamp >= fall:
+        return
+    arrival = stamp + lag
+    for share in sorted(ticks):
+        clock, events = tick(clock, stamp + round(share * (arrival - stamp)))
+        assert not any(isinstance(e, FlagFell) for e in events)
+    clock, events = press(clock, mover, stamp)
+    assert not any(isinstance(e, FlagFell) for e in events)
+    assert isinstance(events[-1], Pressed) and events[-1].player == mover
+    assert clock.players[mover].flagged_at is None

@@ -6,6 +6,7 @@ import pytest
 
 from companion.clock.controls import ByoYomi, Delay, Kind, Stage, TimeControl, s
 from companion.clock.model import (
+    SETTLE_NS,
     Clock,
     ClockError,
     FlagFell,
@@ -67,6 +68,51 @@ def test_a_flag_is_not_announced_before_it_falls_nor_within_the_settle_time() ->
     clock, events = press(clock, 0, s(10) - 1)  # the press was made just before the flag
     assert isinstance(events[-1], Pressed)
     assert remaining(clock, 0, s(11)) == 1
+
+
+MS = 1_000_000
+
+
+def test_a_press_stamped_before_the_flag_wins_though_it_is_handled_after() -> None:
+    """The arbiter's case: pressed 10 ms before the flag, a tick at +20 ms, the press
+    handled at +40 ms. The clock judges by the press's stamp."""
+    clock = clock_of("10s+2")
+    fall = s(10)
+    ticked, events = tick(clock, fall + 20 * MS)
+    assert events == () and ticked == clock  # not final while a press may be on its way
+    clock, events = press(ticked, 0, fall - 10 * MS)
+    assert not any(isinstance(e, FlagFell) for e in events)
+    assert events[-1] == Pressed(fall - 10 * MS, 0, 1, fall - 10 * MS, s(2))
+    assert clock.players[0].flagged_at is None
+    assert remaining(clock, 0, fall + 40 * MS) == 10 * MS + s(2)
+
+
+def test_a_runner_judges_a_late_press_by_its_stamp() -> None:
+    from companion.clock.runner import ClockRunner
+    from companion.devices.buttons import ButtonPress
+
+    now = [0]
+    runner = ClockRunner(new_clock([parse("10")] * 2), now_ns=lambda: now[0])
+    runner.start(0)
+    now[0] = s(10) + 20 * MS
+    assert runner.tick() == ()
+    assert not runner.display().players[0].flagged  # 0.0, but the flag is not final yet
+    now[0] = s(10) + 40 * MS
+    events = runner.handle(ButtonPress("player", 0, s(10) - 10 * MS))
+    assert isinstance(events[-1], Pressed) and runner.clock.running == 1
+    assert runner.clock.players[0].flagged_at is None
+
+
+def test_a_flag_is_final_once_no_press_from_before_it_can_arrive() -> None:
+    clock = clock_of("10")
+    assert tick(clock, s(10) + SETTLE_NS - 1)[1] == ()
+    clock, events = tick(clock, s(10) + SETTLE_NS)
+    assert events == (FlagFell(s(10), 0),)
+    assert display(clock, s(11)).players[0].flagged
+    # A press that took longer than that to arrive is refused, saying so; the flag stands.
+    clock, events = press(clock, 0, s(10) - 1)
+    assert isinstance(events[0], PressIgnored) and "flag" in events[0].reason
+    assert clock.players[0].flagged_at == s(10)
 
 
 def test_fischer_increment_only_while_the_flag_stands() -> None:

@@ -119,8 +119,10 @@ def test_checkpoints_while_running_and_a_paused_resume_after_a_crash(
         game_clock.tick()
     inputs = store.clock_inputs(referee.game_id)
     checkpoints = [t for _, t, data in inputs if data["type"] == "checkpoint"]
-    assert checkpoints == [s(1), s(2), s(3), s(4), s(5)]
-    fake.now = 5.7  # the power goes: 0.7 s since the last checkpoint are not recorded
+    # A second after the last input at the latest, each dated SETTLE_NS (0.25 s) back, where
+    # no press can still come from.
+    assert checkpoints == [s(0.75), s(1.55), s(2.35), s(3.15), s(3.95), s(4.75)]
+    fake.now = 5.7  # the power goes: 0.95 s since the last checkpoint are not recorded
     store.close()
 
     reopened = Store.open(tmp_path / "games.sqlite3")
@@ -131,13 +133,13 @@ def test_checkpoints_while_running_and_a_paused_resume_after_a_crash(
         again = GameClock.attach(resumed)
     assert again is not None
     assert again.clock.paused
-    assert remaining(again.clock, 0, again.now_ns()) == s(295)
+    assert remaining(again.clock, 0, again.now_ns()) == s(295.25)
     assert "clock resumed paused" in caplog.text
     later.now = 1010.0  # paused: nobody's time runs until the arbiter resumes
-    assert remaining(again.clock, 0, again.now_ns()) == s(295)
+    assert remaining(again.clock, 0, again.now_ns()) == s(295.25)
     again.resume()
     later.now = 1012.0
-    assert remaining(again.clock, 0, again.now_ns()) == s(293)
+    assert remaining(again.clock, 0, again.now_ns()) == s(293.25)
     reopened.close()
 
 
@@ -151,6 +153,26 @@ def test_presses_from_buttons_are_placed_on_the_game_timeline(tmp_path: Path) ->
     assert remaining(game_clock.clock, 0, s(4)) == s(296)
     game_clock.press(ButtonPress("pause", None, s(5)))
     assert game_clock.clock.paused
+    store.close()
+
+
+def test_a_press_stamped_before_the_flag_wins_in_a_game(tmp_path: Path) -> None:
+    from companion.devices.buttons import ButtonPress
+
+    store, referee, game_clock, fake = start(tmp_path, ["60", "60"])
+    fake.now = 60.02  # a tick 20 ms after Ada's flag instant
+    assert game_clock.tick() == ()
+    fake.now = 60.04  # her press, made 10 ms before the flag, arrives
+    events = game_clock.press(ButtonPress("player", 0, s(60) - 10_000_000))
+    assert not any(isinstance(e, FlagFell) for e in events)
+    assert game_clock.clock.running == 1 and game_clock.clock.players[0].flagged_at is None
+    assert remaining(game_clock.clock, 0, s(61)) == 10_000_000
+    assert not referee.is_over and referee.seq == 0  # the game heard of no flag
+    fake.now = 61.0
+    game_clock.tick()
+    out = io.StringIO()
+    store.export(referee.game_id, out)
+    assert replay(read_record(io.StringIO(out.getvalue()))).clock == game_clock.clock
     store.close()
 
 
@@ -187,7 +209,7 @@ def test_replay_prints_the_clock(tmp_path: Path, capsys: pytest.CaptureFixture[s
     store, referee, game_clock, fake = start(tmp_path, ["300", "300"])
     fake.now = 20.0
     referee.submit(A.Claim(0, 1))
-    fake.now = 21.0
+    fake.now = 21.25  # a checkpoint, dated SETTLE_NS back: at 21 s
     game_clock.tick()
     record = tmp_path / "timed.jsonl"
     with record.open("w") as out:
