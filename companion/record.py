@@ -88,9 +88,13 @@ class RecordHeader:
 @dataclass(frozen=True)
 class RecordedAction:
     seq: int
+    """The action's place among the record's actions, from 1: its line's `seq`, or where
+    the line stands when a hand-written record leaves `seq` out."""
     t: float
     """Seconds since the game started, from the companion's monotonic clock."""
     action: Action
+    line: int = 0
+    """The line of the record it was read from (0 when not read from a file)."""
 
 
 @dataclass(frozen=True)
@@ -172,9 +176,11 @@ def read_record(stream: IO[str], name: str = "<record>") -> GameRecord:
             after_ns = clock_inputs[-1].t_ns if clock_inputs else 0
             clock_inputs.append(_clock_line(data, len(clock_inputs) + 1, where, after_ns))
             continue
-        seq, t = data.get("seq"), data.get("t")
-        if not isinstance(seq, int) or seq != len(actions) + 1:
-            raise UserError(f"'seq' must be {len(actions) + 1}, got {seq!r}", where=where)
+        # A hand-written record may leave 'seq' out; where it is given it must count on.
+        expected_seq = len(actions) + 1
+        seq, t = data.get("seq", expected_seq), data.get("t")
+        if isinstance(seq, bool) or not isinstance(seq, int) or seq != expected_seq:
+            raise UserError(f"'seq' must be {expected_seq}, got {seq!r}", where=where)
         seconds = _seconds(t, where)
         if actions and seconds < actions[-1].t:
             raise UserError(
@@ -189,7 +195,7 @@ def read_record(stream: IO[str], name: str = "<record>") -> GameRecord:
             action = engine.action_from_dict(data.get("action"))  # type: ignore[arg-type]
         except BadData as err:
             raise UserError(str(err), where=where) from None
-        actions.append(RecordedAction(seq=seq, t=seconds, action=action))
+        actions.append(RecordedAction(seq=seq, t=seconds, action=action, line=number))
     if clock_inputs and header.clock is None:
         raise UserError("clock lines, but the header describes no clock", where=name)
     return GameRecord(header=header, actions=tuple(actions), clock_inputs=tuple(clock_inputs))
@@ -245,14 +251,21 @@ class Replay:
     state: Any
     events: tuple[tuple[int, Event], ...]
     """Every event with the seq of the action that caused it, from the very first: 0 for
-    those of starting the game (engine.start)."""
+    those of starting the game (engine.start). An implied action's events carry the seq of
+    the action it was implied before."""
     clock: Any = None
     """The game clock (companion.clock.model.Clock) after every recorded input, if timed."""
+    implied: tuple[tuple[int, Action], ...] = ()
+    """Actions the record left out and the reader supplied (engine.implied), each with the
+    seq of the action it was supplied before: a hand-written MemWars record's declines."""
 
 
 def replay(record: GameRecord, name: str = "<record>", upto: int | None = None) -> Replay:
-    """Folds every action through the engine; an illegal one is a UserError naming its line
-    (the header is line 1, so action seq N is on line N + 1 when no blank lines intervene)."""
+    """Folds every action through the engine; an illegal one is a UserError naming its line.
+
+    Before each action the engine may supply actions the record left out (engine.implied,
+    e.g. MemWars declines): they are applied first, and listed in Replay.implied.
+    """
     engine = find_engine(record.header.game)
     try:
         state, opening = engine.start(record.header.setup)
@@ -260,18 +273,45 @@ def replay(record: GameRecord, name: str = "<record>", upto: int | None = None) 
         raise UserError(f"bad setup: {err}", where=f"{name}:1") from None
     # What happened before action 1 (play starting, the first turn) is numbered seq 0.
     events: list[tuple[int, Event]] = [(0, event) for event in opening]
+    implied: list[tuple[int, Action]] = []
     for recorded in record.actions[:upto]:
+        supplied: list[Action] = []
         try:
+            # A leftout action is legal by the engine's contract, and each one moves the game
+            # on; the bound only guards against an engine that breaks that contract.
+            for _ in range(_MAX_IMPLIED):
+                extra = engine.implied(state, recorded.action)
+                if extra is None:
+                    break
+                state, happened = engine.apply(state, extra)
+                supplied.append(extra)
+                events.extend((recorded.seq, event) for event in happened)
             state, happened = engine.apply(state, recorded.action)
         except IllegalAction as err:
             raise UserError(
-                f"action {recorded.seq} is illegal: {err}", where=f"{name}:{recorded.seq + 1}"
+                f"action {recorded.seq} is illegal: {err}{_supplied_note(engine, supplied)}",
+                where=f"{name}:{recorded.line or recorded.seq + 1}",
             ) from None
+        implied.extend((recorded.seq, extra) for extra in supplied)
         events.extend((recorded.seq, event) for event in happened)
     clock = None
     if record.header.clock is not None:
         clock = _replay_clock(record, name)
-    return Replay(engine=engine, state=state, events=tuple(events), clock=clock)
+    return Replay(
+        engine=engine, state=state, events=tuple(events), clock=clock, implied=tuple(implied)
+    )
+
+
+_MAX_IMPLIED = 8
+"""More than any game leaves out before one action (MemWars: one decline per other side)."""
+
+
+def _supplied_note(engine: GameEngine[Any], supplied: list[Action]) -> str:
+    """Tells, after a refusal, which left-out actions the reader applied before it."""
+    if not supplied:
+        return ""
+    described = ", ".join(json.dumps(engine.action_to_dict(a)) for a in supplied)
+    return f" (after {described}, which the record left out and the reader supplied)"
 
 
 def _replay_clock(record: GameRecord, name: str) -> Any:

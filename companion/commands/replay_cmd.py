@@ -45,6 +45,10 @@ def run(args: argparse.Namespace) -> int:
             "clock": clock,
             # The public picture only: the spectator's view hides what the live stream hides.
             "state": engine.view(result.state, "spectator"),
+            "implied": [
+                {"seq": seq, "action": engine.action_to_dict(action)}
+                for seq, action in result.implied
+            ],
             "events": [
                 {"seq": seq, "event": engine.event_to_dict(event)} for seq, event in result.events
             ],
@@ -53,8 +57,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     console = Console(highlight=False)
     deck = record.header.deck
+    supplied = len(result.implied)
     console.print(
         f"{safe(name)}: {safe(record.header.game)}, {len(record.actions)} actions"
+        + (f" ({supplied} more left out and supplied by the reader)" if supplied else "")
         + (f", deck {safe(deck.get('title') or deck.get('id'))}" if deck else "")
     )
     expectation = result.engine.expected(result.state)

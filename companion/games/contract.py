@@ -124,6 +124,16 @@ class GameEngine(Protocol[StateT]):
         """What the rules wait for next; None once the game is over."""
         ...
 
+    def implied(self, state: StateT, action: Action) -> Action | None:
+        """An action a hand-written record may leave out before `action`, or None.
+
+        Only the record reader asks: when it returns an action, the reader applies it and
+        asks again before applying `action`. What it returns must be legal in `state`, and
+        must not depend on house rules, so that a record that leaves it out replays to
+        exactly the game of one that writes it (MemWars: the decline of a challenge that
+        the next line shows was not made)."""
+        ...
+
     def is_over(self, state: StateT) -> bool: ...
 
     def view(self, state: StateT, viewer: Viewer) -> JSON:

@@ -47,3 +47,7 @@ class EngineBase(Generic[S]):
 
     def event_to_dict(self, event: Event) -> JSON:
         return self.events.to_dict(event)
+
+    def implied(self, state: S, action: Action) -> Action | None:
+        """By default a record leaves nothing out."""
+        return None

@@ -128,6 +128,9 @@ class ToyEngine:
     def start(self, setup: Mapping[str, Any]) -> tuple[ToyState, tuple[Event, ...]]:
         return self.new_game(setup), ()
 
+    def implied(self, state: ToyState, action: Action) -> Action | None:
+        return None
+
     def apply(self, state: ToyState, action: Action) -> tuple[ToyState, tuple[Event, ...]]:
         if self.is_over(state):
             raise IllegalAction("TOY-OVER", "the game is over")

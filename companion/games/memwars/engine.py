@@ -84,6 +84,9 @@ class MemWarsEngine(EngineBase[State]):
     def expected(self, state: State) -> Expectation | None:
         return expected(state)
 
+    def implied(self, state: State, action: Action) -> Action | None:
+        return implied(state, action)
+
     def is_over(self, state: State) -> bool:
         return state.phase is Phase.OVER
 
@@ -1213,6 +1216,26 @@ def expected(state: State) -> Expectation | None:
         timed=side,
         cards=(state.current_card,) if state.current_card != NO_CARD else (),
     )
+
+
+_WINDOW_ACTIONS = frozenset({"challenge", "decline_challenge", "time_expired"})
+
+
+def implied(state: State, action: Action) -> Action | None:
+    """The decline a hand-written record may leave out (docs/game-record.md).
+
+    While a claim is offered for challenge, any line but a challenge, a decline or a time-out
+    shows that the side offered it did not challenge: that side's decline is implied. It is
+    exactly the decline the record could have written, whatever the house rules; under
+    mw.challenge.offer=ROUND_ROBIN the reader asks again and declines for each side still
+    offered the claim in turn.
+    """
+    pending = state.pending
+    if state.phase is Phase.OVER or pending is None or pending.stage is not Stage.WINDOW:
+        return None
+    if action.kind in _WINDOW_ACTIONS:
+        return None
+    return A.DeclineChallenge(pending.offered_to)
 
 
 def _speaker(state: State, side: int) -> str:
