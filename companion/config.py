@@ -136,6 +136,11 @@ class BrokerConfig:
     """A client certificate, for brokers that ask for one; empty means none."""
     key_file: str = ""
     """The client certificate's private key, when it is not in `cert_file`."""
+    wss_cert_file: str = ""
+    """With `url` empty: a certificate for the embedded broker's WebSockets listener, which
+    then speaks TLS to the display pages (wss://); empty means plain ws://."""
+    wss_key_file: str = ""
+    """The private key of `wss_cert_file`."""
     home_assistant: bool = False
     """Also publish Home Assistant MQTT discovery configs (scores, turn, clocks)."""
 
@@ -386,6 +391,8 @@ _NO_NUL: Final = frozenset(
         ("broker", "ca_file"),
         ("broker", "cert_file"),
         ("broker", "key_file"),
+        ("broker", "wss_cert_file"),
+        ("broker", "wss_key_file"),
         ("camera", "source"),
     }
 )

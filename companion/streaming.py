@@ -15,6 +15,7 @@ companion/web/static/common.js. docs/display.md says what this exposes.
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from companion.config import Config
@@ -69,7 +70,9 @@ class Streaming:
         if not broker_url:
             # Locked: the table publishes with its own password; pages may only read.
             password = self._table_password()
-            self.broker = _start_embedded_broker(ws_host=host, password=password)
+            self.broker = _start_embedded_broker(
+                ws_host=host, password=password, certificate=_ws_certificate(self.config)
+            )
             broker_url, ws_url = self.broker.url, self.broker.ws_url
             login = replace(login, username=TABLE_USER, password=password)
         elif login.username == TABLE_USER and not login.password:
@@ -150,21 +153,41 @@ class Streaming:
             self.broker.close()
 
 
-def _start_embedded_broker(ws_host: str, password: str) -> EmbeddedBroker:
-    """The embedded broker, locked with the table's password: MQTT for the publisher on
-    loopback only; MQTT over WebSockets, which the pages use, on `ws_host`."""
-    from companion.publish.broker import BrokerError, EmbeddedBroker
+def _ws_certificate(config: Config) -> tuple[Path, Path] | None:
+    broker = config.broker
+    if not broker.wss_cert_file and not broker.wss_key_file:
+        return None
+    if not broker.wss_cert_file or not broker.wss_key_file:
+        raise UserError("[broker] wss_cert_file and wss_key_file go together: set both")
+    return Path(broker.wss_cert_file).expanduser(), Path(broker.wss_key_file).expanduser()
 
-    broker = EmbeddedBroker(
-        port=EMBEDDED_PORT, ws_port=EMBEDDED_WS_PORT, ws_host=ws_host, table_password=password
-    )
-    try:
+
+def _start_embedded_broker(
+    ws_host: str, password: str, certificate: tuple[Path, Path] | None
+) -> EmbeddedBroker:
+    """The embedded broker, locked with the table's password: MQTT for the publisher on
+    loopback only; MQTT over WebSockets, which the pages use, on `ws_host`, over TLS with
+    `certificate`."""
+    from companion.publish.broker import BrokerError, CertificateError, EmbeddedBroker
+
+    def start(port: int, ws_port: int) -> EmbeddedBroker:
+        broker = EmbeddedBroker(
+            port=port,
+            ws_port=ws_port,
+            ws_host=ws_host,
+            table_password=password,
+            ws_certificate=certificate,
+        )
         broker.start()
+        return broker
+
+    try:
+        return start(EMBEDDED_PORT, EMBEDDED_WS_PORT)
+    except CertificateError as err:
+        raise UserError(f"cannot start the embedded broker: {err}") from None
     except BrokerError:
         # Another broker (a system mosquitto, say) holds the usual ports: take free ones.
-        broker = EmbeddedBroker(port=0, ws_port=0, ws_host=ws_host, table_password=password)
         try:
-            broker.start()
+            return start(0, 0)
         except BrokerError as err:
             raise UserError(f"cannot start the embedded broker: {err}") from None
-    return broker

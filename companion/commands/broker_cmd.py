@@ -44,6 +44,12 @@ def register(commands: Any) -> None:
         "--no-websockets", action="store_true", help="no MQTT over WebSockets listener"
     )
     parser.add_argument(
+        "--cert",
+        metavar="FILE",
+        help="a certificate for the WebSockets listener, which then speaks TLS (wss://)",
+    )
+    parser.add_argument("--key", metavar="FILE", help="the private key of --cert")
+    parser.add_argument(
         "--open",
         action="store_true",
         help="let every client publish (by default only the table may: user 'table', with "
@@ -88,11 +94,18 @@ def run(args: argparse.Namespace) -> int:
         for name in ("amqtt", "websockets.server"):
             logging.getLogger(name).setLevel(logging.INFO)
     ws_port = None if args.no_websockets else args.ws_port
+    if bool(args.cert) != bool(args.key):
+        raise BrokerError("--cert and --key go together: give both")
+    certificate = (Path(args.cert), Path(args.key)) if args.cert else None
     stopping = threading.Event()
     previous = stop_on_sigterm(stopping)
     try:
         with EmbeddedBroker(
-            host=args.host, port=args.port, ws_port=ws_port, table_password=password
+            host=args.host,
+            port=args.port,
+            ws_port=ws_port,
+            table_password=password,
+            ws_certificate=certificate,
         ) as broker:
             print(f"MQTT                  {broker.url}")
             if ws_port is not None:

@@ -47,6 +47,7 @@ import math
 import os
 import secrets
 import socket
+import ssl
 import threading
 from dataclasses import dataclass, field
 from http import HTTPStatus
@@ -80,6 +81,10 @@ log = logging.getLogger(__name__)
 
 class BrokerError(UserError):
     """The embedded broker cannot start: a port in use, an address not on this machine, ..."""
+
+
+class CertificateError(BrokerError):
+    """The WebSockets listener's certificate or key cannot be used."""
 
 
 @dataclass(frozen=True)
@@ -138,10 +143,14 @@ class EmbeddedBroker(Closing):
         *,
         table_password: str | None = None,
         limits: Limits | None = None,
+        ws_certificate: tuple[Path, Path] | None = None,
     ) -> None:
         """`table_password`: lock the broker, so that only a client logged in as "table"
-        with it may publish; None leaves publishing open to every client."""
+        with it may publish; None leaves publishing open to every client.
+        `ws_certificate`: (certificate file, key file) for the WebSockets listener, which
+        then speaks TLS (wss://)."""
         self.table_password = table_password
+        self.ws_certificate = ws_certificate
         self.limits = limits or Limits()
         self.host = host
         self.ws_host = host if ws_host is None else ws_host
@@ -159,12 +168,13 @@ class EmbeddedBroker(Closing):
         if self.running:
             return
         self.port, self.ws_port = self._asked
+        ws_tls = _server_tls(self.ws_certificate) if self.ws_certificate else None
         for host, port, what in self._listeners():
             _check_free(host, port, what)
         _quiet_amqtt_logs()
         ready: concurrent.futures.Future[None] = concurrent.futures.Future()
         self._thread = threading.Thread(
-            target=self._serve, args=(ready,), name="embedded-mqtt-broker", daemon=True
+            target=self._serve, args=(ready, ws_tls), name="embedded-mqtt-broker", daemon=True
         )
         self._thread.start()
         try:
@@ -225,7 +235,8 @@ class EmbeddedBroker(Closing):
     def ws_url(self) -> str:
         if self.ws_port is None:
             raise BrokerError("this broker has no websockets listener")
-        return f"ws://{_url_host(self.connect_host)}:{self.ws_port}"
+        scheme = "wss" if self.ws_certificate else "ws"
+        return f"{scheme}://{_url_host(self.connect_host)}:{self.ws_port}"
 
     def bound_addresses(self) -> list[tuple[str, int]]:
         """(address, port) of every listening socket, while running."""
@@ -269,14 +280,14 @@ class EmbeddedBroker(Closing):
         # No $SYS topics, no packet or event logging plugins.
         return {"listeners": listeners, "plugins": plugins}
 
-    def _serve(self, ready: concurrent.futures.Future[None]) -> None:
+    def _serve(self, ready: concurrent.futures.Future[None], ws_tls: ssl.SSLContext | None) -> None:
         loop = asyncio.new_event_loop()
         loop.set_exception_handler(_log_loop_error)
         asyncio.set_event_loop(loop)
         self._loop = loop
         try:
             try:
-                self._broker = loop.run_until_complete(self._start_broker())
+                self._broker = loop.run_until_complete(self._start_broker(ws_tls))
             except BaseException as err:
                 ready.set_exception(self._start_error(err))
                 return
@@ -286,9 +297,10 @@ class EmbeddedBroker(Closing):
             _cancel_leftovers(loop)
             loop.close()
 
-    async def _start_broker(self) -> Any:
+    async def _start_broker(self, ws_tls: ssl.SSLContext | None) -> Any:
         broker = _broker_class()(self._config())
         broker.limits = self.limits
+        broker.ws_tls = ws_tls
         broker.table_password = self.table_password
         broker._displaced = {}
         broker._tables = {}
@@ -386,6 +398,7 @@ def _broker_class() -> type[Any]:
             return handler, session
 
         table_password: str | None = None
+        ws_tls: ssl.SSLContext | None = None
         _displaced: dict[str, tuple[Any, Any]]
         """Connected sessions a new CONNECT with the same client id has put aside, by client
         id, until that newcomer is let in (and the old connection dropped) or refused."""
@@ -457,12 +470,13 @@ def _broker_class() -> type[Any]:
             await super()._client_connected(listener_name, reader, writer)
 
         async def _create_server_instance(
-            self, listener_name: str, listener_type: Any, address: Any, port: int, ssl: Any
+            self, listener_name: str, listener_type: Any, address: Any, port: int, tls: Any
         ) -> Any:
-            """The WebSockets listener answers only pages of this machine (see Limits)."""
+            """The WebSockets listener answers only pages of this machine (see Limits), over
+            TLS when the broker has a certificate for it."""
             if listener_type != "ws":
                 return await super()._create_server_instance(
-                    listener_name, listener_type, address, port, ssl
+                    listener_name, listener_type, address, port, tls
                 )
             import websockets
 
@@ -479,7 +493,7 @@ def _broker_class() -> type[Any]:
                 functools.partial(self.ws_connected, listener_name=listener_name),
                 address,
                 port,
-                ssl=ssl,
+                ssl=self.ws_tls,
                 subprotocols=[websockets.Subprotocol("mqtt")],
                 process_request=check_origin,
                 max_size=MAX_PACKET_BYTES + 16,
@@ -551,6 +565,20 @@ def _abort(handler: Any) -> None:
     transport = getattr(stream, "transport", None)
     if transport is not None:
         transport.abort()
+
+
+def _server_tls(certificate: tuple[Path, Path]) -> ssl.SSLContext:
+    """A TLS server context with the certificate and its key, or one line on why not."""
+    cert_file, key_file = certificate
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    try:
+        context.load_cert_chain(cert_file, key_file)
+    except (OSError, ssl.SSLError) as err:
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        raise CertificateError(
+            f"cannot use the certificate {cert_file} with the key {key_file}: {reason}"
+        ) from None
+    return context
 
 
 def _check_free(host: str, port: int, what: str) -> None:

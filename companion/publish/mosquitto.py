@@ -18,6 +18,7 @@ import socket
 import subprocess
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from companion.devices.closing import Closing
@@ -181,61 +182,10 @@ class Mosquitto(Closing):
 
     def _make_certificates(self) -> Path:
         """A throw-away CA and a server certificate for localhost / 127.0.0.1."""
-        ca_key, ca_crt = self.dir / "ca.key", self.dir / "ca.crt"
-        key, csr, crt = self.dir / "server.key", self.dir / "server.csr", self.dir / "server.crt"
-        ext = self.dir / "san.ext"
-        ext.write_text("subjectAltName=DNS:localhost,IP:127.0.0.1\n")
-
-        def openssl(*args: str) -> None:
-            subprocess.run(["openssl", *args], check=True, capture_output=True)
-
-        openssl(
-            "req",
-            "-x509",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-days",
-            "2",
-            "-subj",
-            "/CN=companion test CA",
-            "-keyout",
-            str(ca_key),
-            "-out",
-            str(ca_crt),
-        )
-        openssl(
-            "req",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-subj",
-            "/CN=localhost",
-            "-keyout",
-            str(key),
-            "-out",
-            str(csr),
-        )
-        openssl(
-            "x509",
-            "-req",
-            "-in",
-            str(csr),
-            "-CA",
-            str(ca_crt),
-            "-CAkey",
-            str(ca_key),
-            "-CAcreateserial",
-            "-days",
-            "2",
-            "-extfile",
-            str(ext),
-            "-out",
-            str(crt),
-        )
-        for path in (key, crt, ca_crt):
+        made = make_certificates(self.dir)
+        for path in (made.key, made.cert, made.ca):
             path.chmod(0o644)  # readable by the mosquitto user
-        return ca_crt
+        return made.ca
 
     def _log_tail(self) -> str:
         log = self.dir / "mosquitto.log"
@@ -244,6 +194,72 @@ class Mosquitto(Closing):
             with contextlib.suppress(OSError, ValueError):
                 text += self._process.stderr.read().decode(errors="replace")
         return " | ".join(text.strip().splitlines()[-5:])
+
+
+@dataclass(frozen=True)
+class Certificates:
+    ca: Path
+    """The CA's certificate: what a client trusts the server by."""
+    cert: Path
+    key: Path
+
+
+def make_certificates(folder: Path) -> Certificates:
+    """A throw-away CA, valid two days, and a server certificate it signed for localhost and
+    127.0.0.1, in `folder`."""
+    ca_key, ca_crt = folder / "ca.key", folder / "ca.crt"
+    key, csr, crt = folder / "server.key", folder / "server.csr", folder / "server.crt"
+    ext = folder / "san.ext"
+    ext.write_text("subjectAltName=DNS:localhost,IP:127.0.0.1\n")
+
+    def openssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], check=True, capture_output=True)
+
+    openssl(
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=companion test CA",
+        "-keyout",
+        str(ca_key),
+        "-out",
+        str(ca_crt),
+    )
+    openssl(
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-subj",
+        "/CN=localhost",
+        "-keyout",
+        str(key),
+        "-out",
+        str(csr),
+    )
+    openssl(
+        "x509",
+        "-req",
+        "-in",
+        str(csr),
+        "-CA",
+        str(ca_crt),
+        "-CAkey",
+        str(ca_key),
+        "-CAcreateserial",
+        "-days",
+        "2",
+        "-extfile",
+        str(ext),
+        "-out",
+        str(crt),
+    )
+    return Certificates(ca=ca_crt, cert=crt, key=key)
 
 
 def _listening(port: int) -> bool:

@@ -7,6 +7,7 @@ import queue
 import socket
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -30,7 +31,9 @@ class Client:
         keepalive: int = 10,
         login: tuple[str, str] | None = None,
         clean_session: bool = True,
+        trust: Path | None = None,
     ) -> None:
+        """`trust`: a CA certificate, for a broker that speaks TLS."""
         self.paho = mqtt.Client(
             CallbackAPIVersion.VERSION2,
             client_id=name,
@@ -49,6 +52,8 @@ class Client:
             self.paho.will_set(will[0], will[1], qos=1, retain=True)
         if login is not None:
             self.paho.username_pw_set(*login)
+        if trust is not None:
+            self.paho.tls_set(ca_certs=str(trust))
         self.refused: Any = None
         """Why the broker refused the login, when it did."""
         self.paho.connect("127.0.0.1", port, keepalive=keepalive)
