@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from companion.clock.controls import Delay, Kind, TimeControl
+from companion.clock.controls import ByoYomi, Delay, Kind, TimeControl
 from companion.clock.display import (
     DEFAULT_TENTHS_BELOW_NS,
     DEFAULT_WARNING_AT_NS,
@@ -217,27 +217,35 @@ def _spend(control: TimeControl, pt: PlayerTime, elapsed: int) -> _Spent:
         return _Spent(max(0, left), False, 0, 0, left <= 0, min(elapsed, pt.main_ns))
     stage = control.stage(pt.stage)
     byo = control.byo_yomi
-    overflow = elapsed
-    charged = 0
-    if not pt.in_byo:
-        charged = max(0, elapsed - stage.grace_ns)
-        left = pt.main_ns - charged
-        if left > 0 or (left == 0 and byo is None and charged == 0):
-            return _Spent(left, False, 0, pt.byo_periods, False, charged)
-        if byo is None:
-            return _Spent(0, False, 0, 0, True, pt.main_ns)
-        overflow = -left
-        charged = pt.main_ns
-    assert byo is not None
+    # Main time is spent first; in byo-yomi it is time the arbiter added (see `adjust`).
+    grace = 0 if pt.in_byo else stage.grace_ns
+    charged = max(0, elapsed - grace)
+    left = pt.main_ns - charged
+    if byo is None:
+        if left > 0 or (left == 0 and charged == 0):
+            return _Spent(left, False, 0, 0, False, charged)
+        return _Spent(0, False, 0, 0, True, pt.main_ns)
+    if left > 0:
+        return _Spent(left, pt.in_byo, _byo_ahead(byo, pt), pt.byo_periods, False, charged)
+    overflow = -left
+    charged = pt.main_ns
     if byo.canadian:
         block = pt.byo_ns if pt.in_byo else byo.period_ns
-        left = block - overflow
-        return _Spent(0, True, max(0, left), 1, left <= 0, charged)
+        block_left = block - overflow
+        return _Spent(0, True, max(0, block_left), 1, block_left <= 0, charged)
     used, into = divmod(overflow, byo.period_ns)
     periods = pt.byo_periods - used
     return _Spent(
         0, True, byo.period_ns - into if periods > 0 else 0, max(0, periods), periods <= 0, charged
     )
+
+
+def _byo_ahead(byo: ByoYomi, pt: PlayerTime) -> int:
+    """The byo-yomi time a player has before a period is used or the block runs out, once
+    their main time is gone: a whole period (Japanese), or the block's time."""
+    if byo.canadian:
+        return pt.byo_ns if pt.in_byo else byo.period_ns
+    return byo.period_ns if pt.byo_periods > 0 else 0
 
 
 def _elapsed(clock: Clock, t: int) -> int:
@@ -255,14 +263,11 @@ def _fall_elapsed(control: TimeControl, pt: PlayerTime) -> int | None:
     if control.kind is Kind.HOURGLASS:
         return pt.main_ns
     byo = control.byo_yomi
-    if pt.in_byo:
-        assert byo is not None
-        return pt.byo_ns if byo.canadian else pt.byo_periods * byo.period_ns
-    stage = control.stage(pt.stage)
-    main = stage.grace_ns + pt.main_ns
+    grace = 0 if pt.in_byo else control.stage(pt.stage).grace_ns
+    main = grace + pt.main_ns
     if byo is None:
         return main
-    return main + (byo.period_ns if byo.canadian else pt.byo_periods * byo.period_ns)
+    return main + (_byo_ahead(byo, pt) if byo.canadian else pt.byo_periods * byo.period_ns)
 
 
 def flag_instant(clock: Clock) -> int | None:
@@ -288,19 +293,19 @@ def limit_instant(clock: Clock) -> int | None:
 
 # --------------------------------------------------------------------------- queries
 def remaining(clock: Clock, player: int, t: int) -> int:
-    """Main time left for `player` at `t` (in byo-yomi: time left in the period or block;
-    for a clock that counts up: time used)."""
+    """Main time left for `player` at `t` (in byo-yomi: time left in the period or block,
+    after any time the arbiter added; for a clock that counts up: time used)."""
     pt = clock.players[player]
     control = clock.controls[player]
     if clock.running == player:
         spent = _spend(control, pt, _elapsed(clock, t))
-        return spent.byo_left_ns if spent.in_byo else spent.main_ns
+        return spent.main_ns + spent.byo_left_ns if spent.in_byo else spent.main_ns
     if control.kind is Kind.HOURGLASS and clock.running is not None:
         return pt.main_ns + _spent_main(clock, t)
     if pt.flagged_at is not None:
         return pt.main_ns
     if pt.in_byo and control.byo_yomi is not None:
-        return pt.byo_ns if control.byo_yomi.canadian else control.byo_yomi.period_ns
+        return pt.main_ns + _byo_ahead(control.byo_yomi, pt)
     return pt.main_ns
 
 
@@ -562,21 +567,74 @@ def resume(clock: Clock, t: int) -> tuple[Clock, Events]:
 
 
 def adjust(clock: Clock, player: int, delta_ns: int, t: int) -> tuple[Clock, Events]:
-    """Adds (or with a negative delta removes) time for a player: the arbiter's correction."""
+    """Adds (or with a negative delta removes) time for a player: the arbiter's correction,
+    in every time control. `TimeAdjusted` says how much was really added or taken.
+
+    Added time counts from `t`: a running player's flag falls exactly that much later. In
+    byo-yomi it is time the player uses before the period or the block goes on (the display
+    shows the two together). A fallen flag, final or not, is lifted: the player has the
+    added time from `t`, and the game's rules keep whatever they made of the flag. Taking
+    time away takes main time (in byo-yomi: what the arbiter added) down to 0 at most,
+    so that the flag falls at `t`, never before.
+    """
     _check_player(clock, player)
     pt = clock.players[player]
-    if (
-        clock.running == player
-        and not clock.paused
-        and _spend(clock.controls[player], pt, _elapsed(clock, t)).flagged
-    ):
-        raise ClockError("the player's flag has fallen; set the time instead")
-    main = max(0, pt.main_ns + delta_ns)
-    changed = replace(pt, main_ns=main, earned_ns=pt.earned_ns + (main - pt.main_ns))
-    players = (*clock.players[:player], changed, *clock.players[player + 1 :])
-    return replace(clock, players=players, as_of=max(clock.as_of, t)), (
-        TimeAdjusted(t, player, main - pt.main_ns),
-    )
+    control = clock.controls[player]
+    running = clock.running == player
+    clock = replace(clock, as_of=max(clock.as_of, t))
+    if pt.flagged_at is not None:
+        if delta_ns <= 0:
+            return clock, (TimeAdjusted(t, player, 0),)
+        lifted = replace(
+            pt,
+            flagged_at=None,
+            main_ns=pt.main_ns + delta_ns,
+            earned_ns=pt.earned_ns + delta_ns,
+        )
+        clock = _with(clock, player, lifted)
+        if running:
+            # The move goes on from now; its delay was used before the flag fell.
+            stage = control.stage(pt.stage) if control.kind is Kind.STAGES else None
+            grace = stage.grace_ns if stage is not None and not pt.in_byo else 0
+            clock = replace(clock, segment_start=t, banked_ns=grace)
+        return clock, (TimeAdjusted(t, player, delta_ns),)
+    if control.counts_up:
+        added = max(delta_ns, -pt.main_ns)
+        changed = replace(pt, main_ns=pt.main_ns + added)
+        return _with(clock, player, changed), (TimeAdjusted(t, player, added),)
+    if not running:
+        added = max(delta_ns, -pt.main_ns)
+        changed = replace(pt, main_ns=pt.main_ns + added, earned_ns=pt.earned_ns + added)
+        return _with(clock, player, changed), (TimeAdjusted(t, player, added),)
+    elapsed = _elapsed(clock, t)
+    spent = _spend(control, pt, elapsed)
+    budget = _fall_elapsed(control, pt)
+    assert budget is not None
+    if delta_ns > 0:
+        added = delta_ns
+        # A flag that fell but is not final yet: the time below 0 is not owed.
+        base = max(0, elapsed - budget)
+    else:
+        added = max(delta_ns, -spent.main_ns)
+        base = 0
+    changed = replace(pt, main_ns=pt.main_ns + base + added)
+    if spent.in_byo and not pt.in_byo and added > 0 and control.byo_yomi is not None:
+        # The move ran into byo-yomi: the added time goes before the rest of it, as for a
+        # player who was in byo-yomi when the move began. The delay is spent by then.
+        grace = control.stage(pt.stage).grace_ns
+        changed = replace(
+            changed,
+            in_byo=True,
+            main_ns=changed.main_ns + grace,
+            byo_ns=control.byo_yomi.period_ns,
+            byo_moves=0,
+        )
+    changed = replace(changed, earned_ns=pt.earned_ns + (changed.main_ns - pt.main_ns))
+    return _with(clock, player, changed), (TimeAdjusted(t, player, added),)
+
+
+def _with(clock: Clock, player: int, pt: PlayerTime) -> Clock:
+    return replace(clock, players=(*clock.players[:player], pt, *clock.players[player + 1 :]))
 
 
 def set_time(clock: Clock, player: int, ns: int, t: int) -> tuple[Clock, Events]:

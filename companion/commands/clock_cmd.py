@@ -227,7 +227,7 @@ def _arbiter(runner: ClockRunner, stop: threading.Event) -> Callable[[str], None
             elif key in "+-" and target is not None:
                 runner.adjust(target, ADJUST_NS if key == "+" else -ADJUST_NS)
         except ClockError:
-            pass  # nothing to undo, or a fallen flag: a clock just ignores the key
+            pass  # nothing to undo: a clock just ignores the key
 
     return act
 

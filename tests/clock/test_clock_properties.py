@@ -11,6 +11,8 @@ from companion.clock.model import (
     Clock,
     FlagFell,
     Pressed,
+    TimeAdjusted,
+    adjust,
     flag_instant,
     new_clock,
     pause,
@@ -189,3 +191,32 @@ def test_a_press_stamped_before_the_flag_always_wins(
     assert not any(isinstance(e, FlagFell) for e in events)
     assert isinstance(events[-1], Pressed) and events[-1].player == mover
     assert clock.players[mover].flagged_at is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(CONTROLS, min_size=2, max_size=3)
+    | st.sampled_from(["10|3x30", "10|3/20", "0|2x5", "60d5|2x10", "*60"]).map(
+        lambda text: [parse(text)] * 2
+    ),
+    st.lists(STEP, max_size=20),
+    st.integers(0, 60 * 10**9),
+    st.integers(1, 60 * 10**9),
+)
+def test_time_added_to_the_running_player_moves_their_flag_exactly_that_much(
+    controls: list[TimeControl], steps: list[tuple[int, bool, int]], gap: int, added: int
+) -> None:
+    """In every time control, main time or byo-yomi: +N s means the flag falls N s later,
+    and a flag that has fallen by then is lifted, with N s from the arbiter's correction."""
+    clock, _ = start(new_clock(controls), 0, 0)
+    clock, t = play(clock, steps)[-1]
+    if clock.running is None:
+        return
+    player = clock.running
+    t += gap
+    fall = flag_instant(clock)
+    clock, events = adjust(clock, player, added, t)
+    assert events == (TimeAdjusted(t, player, added),)
+    assert clock.players[player].flagged_at is None
+    if fall is not None:
+        assert flag_instant(clock) == max(fall, t) + added

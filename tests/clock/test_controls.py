@@ -15,6 +15,7 @@ from companion.clock.model import (
     Pressed,
     PressIgnored,
     StageStarted,
+    TimeAdjusted,
     adjust,
     display,
     flag_instant,
@@ -288,6 +289,100 @@ def test_arbiter_adjust_set_and_undo() -> None:
     flagged, _ = tick(flagged, s(6))
     flagged, _ = set_time(flagged, 0, s(30), s(7))
     assert remaining(flagged, 0, s(7)) == s(30) and flagged.players[0].flagged_at is None
+
+
+def test_time_added_in_japanese_byo_yomi_is_used_before_the_period() -> None:
+    clock = clock_of("10|3x30")
+    clock, t, _ = moves(clock, 12)  # 0 is in byo-yomi: 3 periods of 30 s
+    assert remaining(clock, 0, t) == s(30)
+    clock, events = adjust(clock, 0, s(10), t)
+    assert events == (TimeAdjusted(t, 0, s(10)),)
+    assert remaining(clock, 0, t) == s(40)  # 10 s, then the period
+    assert display(clock, t).players[0].detail == "3 x 0:30"
+    clock, t, _ = moves(clock, 1, t0=t)
+    assert flag_instant(clock) == t + s(10) + 3 * s(30)
+    clock, t, _ = moves(clock, 25, t0=t)  # 10 s added, then 15 s of a period: none used
+    assert clock.players[0].byo_periods == 3 and remaining(clock, 0, t) == s(30)
+
+
+def test_time_added_to_a_running_player_in_byo_yomi_shows_and_counts_at_once() -> None:
+    clock = clock_of("10|3x30")
+    before = flag_instant(clock)
+    assert before == s(100)
+    # 15 s into the move: the main time is gone and 5 s of the first period too.
+    clock, _ = adjust(clock, 0, s(10), s(15))
+    assert remaining(clock, 0, s(15)) == s(35)
+    assert flag_instant(clock) == s(110)
+    clock, _ = press(clock, 0, s(20))
+    assert clock.players[0].in_byo and clock.players[0].byo_periods == 3
+
+
+def test_time_added_in_canadian_byo_yomi() -> None:
+    clock = clock_of("10|3/20")
+    clock, t, _ = moves(clock, 15, 1)  # 0: 5 s of the block used, 15 s left for 2 moves
+    assert remaining(clock, 0, t) == s(15)
+    clock, _ = adjust(clock, 0, s(10), t + s(3))  # 3 s into 0's move
+    assert remaining(clock, 0, t + s(3)) == s(22)
+    assert flag_instant(clock) == t + s(25)
+    clock, _ = press(clock, 0, t + s(5))  # 5 s of the 10 added: the block is untouched
+    pt = clock.players[0]
+    assert (pt.main_ns, pt.byo_ns, pt.byo_moves) == (s(5), s(15), 2)
+    assert remaining(clock, 0, t + s(5)) == s(20)
+
+
+def test_time_added_lifts_a_fallen_flag_of_a_waiting_player() -> None:
+    clock = clock_of("5+2")  # 5 min: the increment shows it is not given after a flag
+    clock, _ = tick(clock, s(300) + SETTLE_NS)
+    clock, _ = press(clock, 0, s(301))  # the flagged player passes the turn
+    assert clock.players[0].flagged_at == s(300) and clock.running == 1
+    clock, events = adjust(clock, 0, s(10), s(302))
+    assert events == (TimeAdjusted(s(302), 0, s(10)),)
+    assert clock.players[0].flagged_at is None
+    assert remaining(clock, 0, s(302)) == s(10)
+    assert not display(clock, s(302)).players[0].flagged
+    clock, _ = press(clock, 1, s(303))
+    assert flag_instant(clock) == s(313)
+
+
+def test_time_added_lifts_the_flag_of_the_running_player() -> None:
+    clock = clock_of("60d5")
+    clock, _ = tick(clock, s(66))  # 5 s of delay and 60 s: the flag fell at 65 s
+    assert clock.players[0].flagged_at == s(65)
+    clock, _ = adjust(clock, 0, s(10), s(70))
+    assert clock.players[0].flagged_at is None
+    # 10 s from the arbiter's correction: the move's delay was used before the flag.
+    assert remaining(clock, 0, s(70)) == s(10)
+    assert flag_instant(clock) == s(80)
+    clock, _ = press(clock, 0, s(75))
+    assert clock.players[0].main_ns == s(5)
+
+
+def test_time_added_after_a_flag_that_is_not_final_yet_counts_from_now() -> None:
+    clock = clock_of("60")
+    clock, events = adjust(clock, 0, s(10), s(60) + 100 * MS)
+    assert not any(isinstance(e, FlagFell) for e in events)
+    assert remaining(clock, 0, s(60) + 100 * MS) == s(10)
+    assert flag_instant(clock) == s(70) + 100 * MS
+
+
+def test_time_taken_away_stops_at_0_and_never_flags_in_the_past() -> None:
+    clock = clock_of("60")
+    clock, events = adjust(clock, 0, -s(100), s(55))
+    assert events == (TimeAdjusted(s(55), 0, -s(5)),)
+    assert flag_instant(clock) == s(55)
+    clock, events = tick(clock, s(56))
+    assert events == (FlagFell(s(55), 0),)
+    clock, events = adjust(clock, 0, -s(10), s(57))  # nothing left to take
+    assert events == (TimeAdjusted(s(57), 0, 0),) and clock.players[0].flagged_at == s(55)
+
+
+def test_time_added_to_an_hourglass_and_a_stopwatch() -> None:
+    clock = clock_of("*60")
+    clock, _ = adjust(clock, 0, s(10), s(5))
+    assert remaining(clock, 0, s(5)) == s(65) and flag_instant(clock) == s(70)
+    watch = clock_of("^")
+    watch, _ = adjust(watch, 1, s(10), s(5))
+    assert remaining(watch, 1, s(5)) == s(10)
 
 
 def test_switch_to_follows_the_game_not_the_order() -> None:
