@@ -43,7 +43,11 @@ class PlayerDisplay:
     """Under the warning threshold (default 10 s) and not flagged."""
     moves: int
     detail: str = ""
-    """Extra state worth showing: a byo-yomi period count, a delay still running."""
+    """Extra state worth showing: a byo-yomi period count, or `delay 3.5` while a simple
+    delay runs."""
+    delay_ns: int = 0
+    """A simple delay still running for this move: the time shown starts counting down
+    when it reaches 0. Only the player whose move it is has one."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -343,6 +343,9 @@ def display(
                     else pt.byo_periods
                 )
                 detail = f"{periods} x {format_time(control.byo_yomi.period_ns)}"
+        delay = _delay_left(clock, player, t)
+        if delay:
+            detail = f"delay {format_time(delay, tenths_below_ns)}"
         rows.append(
             PlayerDisplay(
                 remaining_ns=left,
@@ -352,11 +355,24 @@ def display(
                 warning=not control.counts_up and not flagged and left < warning_at_ns,
                 moves=pt.moves,
                 detail=detail,
+                delay_ns=delay,
             )
         )
     return ClockDisplay(
         players=tuple(rows), running=None if clock.paused else clock.running, paused=clock.paused
     )
+
+
+def _delay_left(clock: Clock, player: int, t: int) -> int:
+    """What is left at `t` of the simple delay of the move `player` is making (paused or
+    not), or 0."""
+    pt = clock.players[player]
+    control = clock.controls[player]
+    if clock.running != player or control.kind is not Kind.STAGES:
+        return 0
+    if pt.in_byo or pt.flagged_at is not None:
+        return 0
+    return max(0, control.stage(pt.stage).grace_ns - _elapsed(clock, t))
 
 
 # --------------------------------------------------------------------------- changes

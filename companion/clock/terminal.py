@@ -44,6 +44,8 @@ def big_digits(text: str) -> list[str]:
 def _style(player: PlayerDisplay) -> str:
     if player.flagged:
         return "bold white on red"
+    if player.delay_ns:
+        return "bold cyan"  # the delay runs: the time shown is not counting down yet
     if player.warning and player.running:
         return "bold yellow"
     if player.running:
@@ -55,8 +57,11 @@ def player_panel(player: PlayerDisplay, name: str, *, big: bool = True) -> Panel
     style = _style(player)
     digits = "\n".join(big_digits(player.text)) if big else player.text
     state = "FLAG" if player.flagged else ("running" if player.running else "waiting")
-    line = f"{state} · moves {player.moves}" + (f" · {player.detail}" if player.detail else "")
-    body = Group(Text(digits, style=style), Text(line, style="italic"))
+    line = Text(f"{state} · moves {player.moves}", style="italic")
+    if player.detail:
+        # A delay counting down stands out: it is what runs now, not the digits above.
+        line.append(f" · {player.detail}", style="bold cyan" if player.delay_ns else "italic")
+    body = Group(Text(digits, style=style), line)
     return Panel(body, title=name, border_style=style, expand=True)
 
 

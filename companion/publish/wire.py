@@ -187,7 +187,8 @@ def encode(payload: Mapping[str, Any]) -> bytes:
 def clock_reading(display: ClockDisplay, at: float) -> dict[str, Any]:
     """CLOCK: a game clock's reading at `at` (game seconds).
 
-    While a player's time runs, a display shows `remaining_ms - (now - at) * 1000` for them.
+    While a player's time runs, a display counts down first their `delay_ms` (a simple
+    delay), then `remaining_ms`, from `at`.
     """
     return {
         "at": round(at, 3),
@@ -202,6 +203,7 @@ def clock_reading(display: ClockDisplay, at: float) -> dict[str, Any]:
                 "warning": player.warning,
                 "moves": player.moves,
                 "detail": player.detail,
+                "delay_ms": player.delay_ns // 1_000_000,
             }
             for player in display.players
         ],

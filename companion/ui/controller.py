@@ -152,6 +152,11 @@ class ClockFace:
     texts: tuple[str, ...] = ()
     running: int | None = None
     paused: bool = False
+    details: tuple[str, ...] = ()
+    """Under each time: `delay 3.5` while a simple delay runs (the time stands still),
+    byo-yomi periods, `flag` once a flag has fallen; mostly ''."""
+    delaying: int | None = None
+    """The player whose simple delay is running, if one is."""
 
 
 @dataclass
@@ -672,6 +677,8 @@ class Controller:
             tuple(format_time(p.remaining_ns) for p in display.players),
             display.running,
             display.paused,
+            tuple("flag" if p.flagged else p.detail for p in display.players),
+            next((i for i, p in enumerate(display.players) if p.delay_ns), None),
         )
 
     def key(self, char: str) -> bool:

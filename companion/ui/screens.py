@@ -402,6 +402,11 @@ class LiveScreen(AppScreen):
             clock = ""
             if i < len(face.texts):
                 clock = f"\n[b]{face.texts[i]}[/b]" if face.running == i else f"\n{face.texts[i]}"
+                detail = face.details[i] if i < len(face.details) else ""
+                if detail:
+                    # A running delay in the accent colour: it counts down, not the time.
+                    colour = "ffcf4a" if face.delaying == i else "aaaaaa"
+                    clock += f"  [size=14sp][color={colour}]{detail}[/color][/size]"
             turn = "> " if view.actor == view.side_names[i] else ""
             label.text = f"{turn}{view.side_names[i]}: {view.scores[i]}{clock}"
 

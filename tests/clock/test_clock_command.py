@@ -109,6 +109,18 @@ def test_big_digits_and_panel() -> None:
     assert "Ada" in text and "running" in text and "waiting" in text and "hello" in text
 
 
+def test_the_terminal_shows_a_simple_delay_counting_down() -> None:
+    clock, _ = model.start(model.new_clock([parse("300d5")] * 2), 0, 0)
+    for t, seen in ((10**9, "delay 4.0"), (3 * 10**9, "delay 2.0")):
+        console = Console(record=True, width=100)
+        console.print(clock_panel(model.display(clock, t), ["Ada", "Bo"]))
+        text = console.export_text()
+        assert seen in text
+    console = Console(record=True, width=100)
+    console.print(clock_panel(model.display(clock, 6 * 10**9), ["Ada", "Bo"]))
+    assert "delay" not in console.export_text()
+
+
 def test_every_tick_feeds_the_buzzer_as_time_passes() -> None:
     from companion.clock.runner import ClockRunner
     from companion.commands.clock_cmd import _frame

@@ -171,6 +171,23 @@ def test_no_increment_nor_refund_after_the_flag_with_a_delay() -> None:
     assert [e.earned_ns for e in events if isinstance(e, Pressed)] == [0]
 
 
+def test_a_simple_delay_shows_counting_down() -> None:
+    clock = clock_of("60d5+2")
+    shown = display(clock, s(1.5)).players
+    assert (shown[0].text, shown[0].delay_ns, shown[0].detail) == ("1:00", s(3.5), "delay 3.5")
+    assert shown[1].delay_ns == 0 and shown[1].detail == ""  # waiting: no delay runs
+    shown = display(clock, s(7)).players
+    assert (shown[0].text, shown[0].delay_ns, shown[0].detail) == ("0:58", 0, "")
+    clock, _ = pause(clock, s(2))
+    assert display(clock, s(30)).players[0].detail == "delay 3.0"  # it waits while paused
+    clock, _ = resume(clock, s(30))
+    clock, _ = press(clock, 0, s(31))
+    assert display(clock, s(31)).players[1].detail == "delay 5.0"
+    assert display(clock, s(31)).players[0].detail == ""
+    bronstein = clock_of("60b5")  # counts down at once: nothing to wait for
+    assert display(bronstein, s(1)).players[0].delay_ns == 0
+
+
 def test_hourglass_moves_time_to_the_opponent() -> None:
     clock = clock_of("*60")
     clock, t, _ = moves(clock, 20)

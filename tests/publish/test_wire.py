@@ -102,6 +102,7 @@ def test_a_clock_reading() -> None:
                 "warning": False,
                 "moves": 3,
                 "detail": "",
+                "delay_ms": 0,
             },
             {
                 "remaining_ms": 9_340,
@@ -111,12 +112,26 @@ def test_a_clock_reading() -> None:
                 "warning": True,
                 "moves": 2,
                 "detail": "2 x 0:30",
+                "delay_ms": 0,
             },
         ],
     }
     payload = wire.clock_payload(board="table-1", reading=reading)
     assert payload["t"] == 12.346 and payload["schema"] == 1 and payload["board"] == "table-1"
     wire.validate("clock", payload)
+
+
+def test_a_clock_reading_during_a_simple_delay() -> None:
+    from companion.clock import model
+    from companion.clock.notation import parse
+
+    clock, _ = model.start(model.new_clock([parse("300d5")] * 2), 0, 0)
+    reading = wire.clock_reading(model.display(clock, 1_250_000_000), 1.25)
+    running = reading["players"][0]
+    assert (running["remaining_ms"], running["delay_ms"]) == (300_000, 3_750)
+    assert running["detail"] == "delay 3.7"
+    assert reading["players"][1]["delay_ms"] == 0
+    wire.validate("clock", wire.clock_payload(board="table-1", reading=reading))
 
 
 def state(**changes: Any) -> dict[str, Any]:

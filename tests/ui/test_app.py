@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from kivy.tests.common import UnitTestTouch
 
 from companion.games.contract import TABLE
@@ -246,6 +247,39 @@ def test_a_timed_game_shows_clocks_and_takes_the_clock_keys(screen: Screen) -> N
     screen.tap(live.ids.pause)
     assert controller.store.clock_inputs(game_id)[-1][2]["type"] == "resume"
     assert live.ids.pause.text == "Pause"
+
+
+def test_a_simple_delay_counts_down_on_the_live_screen(
+    screen: Screen, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion.session import Referee
+
+    now = [100.0]  # the game's clock, injected: time passes only when the test says
+    real_start = Referee.start.__func__  # type: ignore[attr-defined]
+    monkeypatch.setattr(
+        Referee,
+        "start",
+        classmethod(
+            lambda cls, *args, **kw: real_start(cls, *args, **{**kw, "clock": lambda: now[0]})
+        ),
+    )
+    screen.tap_text("New game")
+    wizard = screen.screen()
+    wizard.picks["time_control"] = "300d5+2"  # five minutes, a 5 s delay, 2 s a move
+    screen.tap_text("Start the game")
+    through_setup(screen)
+    controller = screen.app.controller
+    running = controller.clock_face().running
+    assert running is not None
+    live = screen.screen("live")
+    now[0] += 1.5
+    assert screen.until(lambda: "delay 3.5" in live.side_labels[running].text, 5)
+    assert "5:00" in live.side_labels[running].text
+    assert "delay" not in live.side_labels[1 - running].text
+    screen.shot("live-clock-delay")
+    now[0] += 5.0  # the delay is over: the main time counts down
+    assert screen.until(lambda: "4:58" in live.side_labels[running].text, 5)
+    assert "delay" not in live.side_labels[running].text
 
 
 def test_study_quizzes_a_place_records_the_rating_and_colours_the_board(screen: Screen) -> None:

@@ -98,8 +98,14 @@ class Game:
 
 
 def clock_reading(
-    at: float, remaining_ms: list[int], running: int | None, *, paused: bool = False
+    at: float,
+    remaining_ms: list[int],
+    running: int | None,
+    *,
+    paused: bool = False,
+    delay_ms: int = 0,
 ) -> dict[str, Any]:
+    """A reading as the companion sends it; `delay_ms` is the running player's simple delay."""
     return {
         "at": at,
         "running": running,
@@ -112,7 +118,10 @@ def clock_reading(
                 "flagged": ms <= 0,
                 "warning": 0 < ms < 10_000,
                 "moves": 7,
-                "detail": "",
+                "detail": f"delay {format_time(delay_ms * 1_000_000)}"
+                if delay_ms and running == i
+                else "",
+                "delay_ms": delay_ms if running == i else 0,
             }
             for i, ms in enumerate(remaining_ms)
         ],

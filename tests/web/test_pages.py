@@ -7,6 +7,7 @@ paho as the companion's publisher does; the pages read them over MQTT-over-WebSo
 from __future__ import annotations
 
 import time
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -405,6 +406,62 @@ def test_the_page_logs_in_with_the_configured_user(page: Any, board_id: str) -> 
                 server.shutdown()
                 server.server_close()
                 thread.join(5)
+
+
+def clock_detail(page: Any, side: int) -> str:
+    text: str = page.locator(f'.side[data-side="{side}"] .clock-detail').first.inner_text()
+    return text.strip()
+
+
+def test_a_simple_delay_counts_down_before_the_time(
+    page: Any, display: Any, publisher: Publisher, board_id: str, shots: Path
+) -> None:
+    """The page's own clock is Playwright's: time passes only when the test runs it."""
+    game = Game()
+    game.play_until("place_claimed")
+    page.clock.install()
+    open_page(page, board_url(display, board_id))
+    page.clock.pause_at(datetime.now() + timedelta(seconds=10))
+    reading = clock_reading(game.t, [65_000, 30_000], 0, delay_ms=3_000)
+    publisher.send(f"tabletop/{board_id}/state", game.state_payload(board_id, reading))
+    for _ in range(100):  # until the reading is in: each step is 0.1 s of the page's time
+        page.clock.run_for(100)
+        if clock_detail(page, 0):
+            break
+        time.sleep(0.05)
+    first = clock_detail(page, 0)
+    assert first in ("delay 3.0", "delay 2.9"), first
+    assert clock_text(page, 0) == "1:05"
+    page.screenshot(path=str(shots / "board-clock-delay.png"))
+    page.clock.run_for(1_000)
+    later = clock_detail(page, 0)
+    assert later == f"delay {float(first.split()[1]) - 1:.1f}", (first, later)
+    assert clock_text(page, 0) == "1:05"  # the time stands still while the delay runs
+    assert "delay" in (page.get_attribute('.side[data-side="0"] .clock-detail', "class") or "")
+    assert clock_detail(page, 1) == "" and clock_text(page, 1) == "0:30"
+    page.clock.run_for(2_500)  # the delay is over: the time counts down
+    assert clock_detail(page, 0) == ""
+    assert clock_text(page, 0) == "1:04"
+
+
+def test_the_overlay_shows_a_simple_delay_after_the_time(
+    page: Any, display: Any, publisher: Publisher, board_id: str
+) -> None:
+    game = Game()
+    game.play_until("place_claimed")
+    page.clock.install()
+    open_page(page, board_url(display, board_id, "&overlay=1"))
+    page.clock.pause_at(datetime.now() + timedelta(seconds=10))
+    reading = clock_reading(game.t, [65_000, 30_000], 0, delay_ms=3_000)
+    publisher.send(f"tabletop/{board_id}/state", game.state_payload(board_id, reading))
+    for _ in range(100):
+        page.clock.run_for(100)
+        if "d" in clock_text(page, 0):
+            break
+        time.sleep(0.05)
+    assert clock_text(page, 0) in ("1:05 d3.0", "1:05 d2.9")
+    page.clock.run_for(3_500)
+    assert clock_text(page, 0) == "1:04"
 
 
 def test_alerts_show_and_fade(page: Any, display: Any, publisher: Publisher, board_id: str) -> None:

@@ -82,8 +82,10 @@ export function formatTime(ms, tenthsBelowMs = TENTHS_BELOW_MS) {
 // A reading (CLOCK in docs/display.md) says each player's remaining_ms at game second `at`.
 // The running player's time is interpolated from the local time the reading arrived; a
 // reading inside a message published later than `at` (a retained state) is first aged by
-// the message's `t - at`. A player whose remaining time went up while running is on an
-// upcount clock: their time is shown as the text of each reading, not interpolated.
+// the message's `t - at`. A simple delay (the reading's delay_ms) runs out first, shown as
+// `delay 2.4` while the time stands still; then the time counts down. A player whose
+// remaining time went up while running is on an upcount clock: their time is shown as the
+// text of each reading, not interpolated.
 export class LiveClock {
   constructor() {
     this.reset();
@@ -119,25 +121,39 @@ export class LiveClock {
     this.age = typeof t === "number" && typeof at === "number" ? Math.max(0, t - at) * 1000 : 0;
   }
 
-  // [{text, running, flagged, warning, moves, detail}] now, or null without a reading.
+  // [{text, running, flagged, warning, moves, detail, delay_ms}] now, or null without a
+  // reading; delay_ms is what is left of a simple delay (0 for none).
   players(now = performance.now()) {
     const reading = this.reading;
     if (!reading) return null;
     return reading.players.map((player, i) => {
       const running = reading.running === i || Boolean(player.running);
       const ticking = running && !reading.paused && !player.flagged && !this.upcount.has(i);
+      const delay = Math.max(0, Number(player.delay_ms) || 0); // absent from older readings
       if (!ticking) {
-        return { ...player, running: running && !reading.paused };
+        return { ...player, running: running && !reading.paused, delay_ms: delay };
       }
-      const ms = Math.max(0, player.remaining_ms - this.age - (now - this.receivedAt));
+      const elapsed = this.age + (now - this.receivedAt);
+      const delayLeft = Math.max(0, delay - elapsed);
+      const ms = Math.max(0, player.remaining_ms - Math.max(0, elapsed - delay));
       return {
         ...player,
         running: true,
         text: formatTime(ms),
         warning: Boolean(player.warning) || ms < WARNING_MS,
+        delay_ms: delayLeft,
+        // The reading's own `delay 3.5` is stale by now: the delay is counted here.
+        detail: delay > 0 ? (delayLeft > 0 ? `delay ${formatTime(delayLeft)}` : "") : player.detail,
       };
     });
   }
+}
+
+// What a compact clock (the overlay's rows, the wall's cards) shows: the time, and while a
+// simple delay runs, what is left of it: `1:05 d2.4`.
+export function compactClockText(player) {
+  if (!player) return "";
+  return player.delay_ms > 0 ? `${player.text} d${formatTime(player.delay_ms)}` : player.text;
 }
 
 // -- colours -------------------------------------------------------------------------------

@@ -7,6 +7,7 @@
 import {
   LiveClock,
   badTopicLevel,
+  compactClockText,
   el,
   eventPlace,
   eventSquares,
@@ -394,11 +395,16 @@ function tick() {
       if (panel.detail) setText(panel.detail, "");
       return;
     }
-    setText(panel.clock, player.text);
+    // The overlay's rows have no line under the time: a running delay goes after it.
+    setText(panel.clock, panel.detail ? player.text : compactClockText(player));
     panel.clock.classList.toggle("running", Boolean(player.running));
     panel.clock.classList.toggle("warning", Boolean(player.warning) && !player.flagged);
     panel.clock.classList.toggle("flagged", Boolean(player.flagged));
-    if (panel.detail) setText(panel.detail, player.flagged ? "flag fell" : player.detail || "");
+    panel.clock.classList.toggle("delay", player.delay_ms > 0);
+    if (panel.detail) {
+      setText(panel.detail, player.flagged ? "flag fell" : player.detail || "");
+      panel.detail.classList.toggle("delay", player.delay_ms > 0);
+    }
   });
 }
 

@@ -11,6 +11,7 @@
 import {
   LiveClock,
   badTopicLevel,
+  compactClockText,
   el,
   eventPlace,
   eventSquares,
@@ -221,8 +222,9 @@ function tickCard(entry) {
   const players = entry.clock.players();
   entry.card.rows.forEach((row, i) => {
     const player = players && players[i];
-    setText(row.clock, player ? player.text : "");
+    setText(row.clock, compactClockText(player));
     row.clock.classList.toggle("running", Boolean(player && player.running));
+    row.clock.classList.toggle("delay", Boolean(player && player.delay_ms > 0));
     row.clock.classList.toggle("warning", Boolean(player && player.warning && !player.flagged));
     row.clock.classList.toggle("flagged", Boolean(player && player.flagged));
   });
