@@ -13,7 +13,9 @@
 #   3. adds the user to the gpio, dialout, video and input groups;
 #   4. writes the systemd unit tabletop-companion.service (from scripts/pi/) and enables it;
 #   5. writes the udev rule 99-tabletop-companion.rules (from scripts/pi/): stable names
-#      /dev/companion-reader and /dev/companion-pico for the card readers.
+#      /dev/companion-reader and /dev/companion-pico for the card readers;
+#   6. lets the user give a thread the lowest real-time priority (limits.d, rtprio 1), so
+#      `companion clock` stamps key presses when they happen on a busy machine.
 #
 # --prefix DIR writes every file under DIR instead of / and leaves the running system
 # alone (no daemon-reload, no udev reload; groups through `usermod --prefix`, the unit
@@ -106,6 +108,7 @@ fi
 ROOT="$prefix"                  # "" means the running system
 UNIT_PATH="/etc/systemd/system/$UNIT_NAME"
 RULES_PATH="/etc/udev/rules.d/$RULES_NAME"
+LIMITS_PATH="/etc/security/limits.d/tabletop-companion.conf"
 APP_DIR="$(dirname "$venv")"
 changed=0
 
@@ -212,6 +215,7 @@ if ((uninstall)); then
   fi
   remove_path "$UNIT_PATH"
   remove_path "$RULES_PATH"
+  remove_path "$LIMITS_PATH"
   if [[ -f "$ROOT$venv/$MARKER" ]]; then
     remove_path "$venv"
     # The default's parent directory too, once it is empty.
@@ -398,6 +402,11 @@ if [[ -z "$ROOT" ]] && ((changed)); then
   run udevadm trigger --subsystem-match=tty --action=add
 fi
 changed=$((before || changed))
+
+# 6. Real-time priority 1 for the threads that read the clock's keys (from the next login).
+put_file "$LIMITS_PATH" "# Written by the tabletop companion's install-pi.sh: companion clock's key reader
+# may take the lowest real-time priority, to stamp presses on time (docs/clocks.md).
+$user - rtprio 1" 644
 
 if ((dry_run)); then
   say "dry run: nothing was changed"

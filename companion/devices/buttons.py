@@ -16,6 +16,9 @@ from companion.devices.debounce import Debouncer
 
 PressKind = Literal["player", "pause"]
 DEFAULT_DEBOUNCE_NS = 30_000_000
+MAX_EDGE_AGE_NS = 1_000_000_000
+"""An edge the pin factory dates further back than this (or in the future) is dated now
+instead: its clock is not the one we compare it with."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,9 +91,10 @@ class ClockButtons(Closing):
         debouncer = Debouncer(debounce_ns)
 
         def pressed() -> None:
-            # The time is read before anything else: it is the time of the press itself,
-            # which decides how much time the player used, not of its later handling.
-            t_ns = self._clock_ns()
+            # The time of the press itself decides how much time the player used, not the
+            # time this callback runs, which on a busy machine can be much later: the clock
+            # is read first, less how long ago the pin factory saw the edge.
+            t_ns = self._clock_ns() - _edge_age_ns(button.active_time)
             if debouncer.accept(t_ns):
                 self._on_press(ButtonPress(kind, player, t_ns))
 
@@ -98,7 +102,7 @@ class ClockButtons(Closing):
             # A contact also chatters when it is let go. Passing releases through the same
             # debouncer means that chatter, which can come long after the press, is dropped
             # instead of reading as a second press.
-            debouncer.accept(self._clock_ns())
+            debouncer.accept(self._clock_ns() - _edge_age_ns(button.inactive_time))
 
         button.when_pressed = pressed
         button.when_released = released
@@ -108,3 +112,13 @@ class ClockButtons(Closing):
         buttons, self._buttons = self._buttons, []
         for button in buttons:
             button.close()
+
+
+def _edge_age_ns(since_edge_s: float | None) -> int:
+    """How long ago the edge was, from gpiozero's active_time or inactive_time: seconds since
+    the edge on the pin factory's own clock (on a Pi with lgpio, the kernel's time of the
+    interrupt). 0 when that is unknown or not believable."""
+    if since_edge_s is None:
+        return 0
+    age = round(since_edge_s * 1e9)
+    return age if 0 <= age <= MAX_EDGE_AGE_NS else 0

@@ -61,9 +61,10 @@ class KeyboardButtons(Closing):
         self._on_other_key = on_other_key
         self._stopped = threading.Event()
 
-    def feed(self, char: str) -> ButtonPress | None:
-        """One character typed: the press it makes (also given to `on_press`), or None."""
-        t_ns = self._clock_ns()  # first, as for a real button: the time of the key itself
+    def feed(self, char: str, *, ago_ns: int = 0) -> ButtonPress | None:
+        """One character typed (`ago_ns` before now): the press it makes (also given to
+        `on_press`), or None."""
+        t_ns = self._clock_ns() - ago_ns  # first, as for a real button: the key's own time
         action = self._actions.get(char, self._actions.get(char.lower()))
         if action is None:
             if self._on_other_key is not None:
@@ -107,29 +108,53 @@ class KeyboardButtons(Closing):
                 return
 
     def _read_terminal(self, fd: int, poll_s: float) -> None:
-        import select
         import termios
         import tty
 
         saved = termios.tcgetattr(fd)
         try:
             tty.setcbreak(fd)
-            # Bytes are read from the descriptor, not the buffered stream, so select() sees
-            # every key; a multi-byte character may arrive split across two reads.
-            decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-            while not self.stopped:
-                ready, _, _ = select.select([fd], [], [], poll_s)
-                if not ready:
-                    continue
-                data = os.read(fd, 64)
-                if not data:
-                    return  # the terminal went away
-                for char in decoder.decode(data):
-                    if self.stopped:
-                        return
-                    self.feed(char)
+            self._read_stamped_keys(fd, poll_s)
         finally:
             termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+    def _read_stamped_keys(self, fd: int, poll_s: float) -> None:
+        """Keys from the terminal, each dated by a process of its own the moment it arrived
+        (companion/devices/key_stamper.py says why)."""
+        import select
+        import subprocess
+
+        stamper = subprocess.Popen(
+            [sys.executable, "-m", "companion.devices.key_stamper", str(fd), str(os.getpid())],
+            pass_fds=[fd],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+        )
+        assert stamper.stdout is not None
+        pipe = stamper.stdout.fileno()
+        pending = b""
+        # A multi-byte character may arrive split across two reads.
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        try:
+            while not self.stopped:
+                ready, _, _ = select.select([pipe], [], [], poll_s)
+                if not ready:
+                    continue
+                chunk = os.read(pipe, 4096)
+                if not chunk:
+                    return  # the terminal went away
+                *lines, pending = (pending + chunk).split(b"\n")
+                for line in lines:
+                    stamp, data = line.split()
+                    ago_ns = max(0, time.monotonic_ns() - int(stamp))
+                    for char in decoder.decode(bytes.fromhex(data.decode("ascii"))):
+                        if self.stopped:
+                            return
+                        self.feed(char, ago_ns=ago_ns)
+        finally:
+            stamper.kill()
+            stamper.wait()
+            stamper.stdout.close()
 
     def close(self) -> None:
         """Same as stop(): the keyboard holds nothing else to release."""

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import gpiozero.pins.mock
 import pytest
 from gpiozero import Button
 from gpiozero.exc import GPIOPinInUse
+from gpiozero.pins.mock import MockFactory, MockPin
 
 from companion.devices.buttons import ButtonPress, ClockButtons
 from tests.devices.conftest import FakeClock
@@ -27,6 +29,65 @@ def _release(pin: Any, clock: FakeClock, t_ms: float) -> None:
 @pytest.fixture()
 def clock() -> FakeClock:
     return FakeClock(1_000 * MS)
+
+
+class PinTime:
+    """The mock pins' own clock (gpiozero dates each edge by it), held still unless moved."""
+
+    def __init__(self) -> None:
+        self.s = 5.0
+
+    def __call__(self) -> float:
+        return self.s
+
+
+@pytest.fixture(autouse=True)
+def pin_time(monkeypatch: pytest.MonkeyPatch) -> PinTime:
+    """Still, so that an edge is seen at the instant it happens unless a test says not."""
+    held = PinTime()
+    monkeypatch.setattr(gpiozero.pins.mock, "monotonic", held)
+    return held
+
+
+def test_a_press_is_dated_at_its_edge_not_when_it_is_handled(
+    pin_time: PinTime, clock: FakeClock
+) -> None:
+    """On a busy machine gpiozero may run the callback well after the pin changed; the pin
+    factory dates the edge itself (the kernel's time, with lgpio), and the press takes it."""
+
+    class LatePin(MockPin):  # type: ignore[misc]
+        def _call_when_changed(self) -> None:
+            pin_time.s += 0.040  # delivered 40 ms after the edge
+            clock.t_ns += 40 * MS
+            super()._call_when_changed()
+
+    factory = MockFactory(pin_class=LatePin)
+    presses: list[ButtonPress] = []
+    try:
+        with ClockButtons([17], on_press=presses.append, clock_ns=clock, pin_factory=factory):
+            factory.pin(17).drive_low()
+    finally:
+        factory.reset()
+    assert presses == [ButtonPress("player", 0, 1_000 * MS)]
+
+
+@pytest.mark.parametrize("edge_s", [-0.5, 3.0], ids=["in-the-future", "long-ago"])
+def test_an_edge_time_on_some_other_clock_is_not_believed(
+    pin_time: PinTime, clock: FakeClock, edge_s: float
+) -> None:
+    class OddPin(MockPin):  # type: ignore[misc]
+        def _call_when_changed(self) -> None:
+            pin_time.s += edge_s
+            super()._call_when_changed()
+
+    factory = MockFactory(pin_class=OddPin)
+    presses: list[ButtonPress] = []
+    try:
+        with ClockButtons([17], on_press=presses.append, clock_ns=clock, pin_factory=factory):
+            factory.pin(17).drive_low()
+    finally:
+        factory.reset()
+    assert presses == [ButtonPress("player", 0, 1_000 * MS)]
 
 
 def test_a_press_gives_exactly_one_press_at_the_clock_time(pins: Any, clock: FakeClock) -> None:

@@ -196,3 +196,32 @@ def test_stop_from_a_key_ends_the_terminal_loop(terminal: tuple[int, int]) -> No
         os.write(main_fd, b"q1")  # '1' arrives after the stop and is not fed
         loop.join(timeout=5)
     assert not loop.is_alive() and presses == []
+
+
+def test_a_key_is_dated_when_it_arrives_not_when_it_is_handled(
+    terminal: tuple[int, int],
+) -> None:
+    """While one key is being handled (a slow screen, a busy machine), the next arrives: it
+    is dated when it arrived, before the first one's handling ended, not after."""
+    main_fd, tty_fd = terminal
+    presses: list[ButtonPress] = []
+    handled: list[int] = []
+
+    def on_press(press: ButtonPress) -> None:
+        presses.append(press)
+        if len(presses) == 1:
+            os.write(main_fd, b"2")  # typed while the first key is being handled
+            time.sleep(0.3)
+        handled.append(time.monotonic_ns())
+
+    keys = KeyboardButtons(on_press=on_press)
+    with open(tty_fd, closefd=False) as stream:
+        loop = threading.Thread(target=keys.read_loop, args=(stream,), kwargs={"poll_s": 0.01})
+        loop.start()
+        _wait_for(lambda: _in_cbreak(tty_fd))
+        os.write(main_fd, b"1")
+        _wait_for(lambda: len(presses) == 2)
+        keys.stop()
+        loop.join(timeout=5)
+    assert [p.player for p in presses] == [0, 1]
+    assert presses[1].t_ns < handled[0]

@@ -20,6 +20,7 @@ SCRIPT = REPO / "scripts" / "install-pi.sh"
 TEMPLATES = REPO / "scripts" / "pi"
 UNIT = "etc/systemd/system/tabletop-companion.service"
 RULES = "etc/udev/rules.d/99-tabletop-companion.rules"
+LIMITS = "etc/security/limits.d/tabletop-companion.conf"
 VENV = "opt/tabletop-companion/venv"
 
 PASSWD = "root:x:0:0:root:/root:/bin/bash\nplayer:x:1000:1000:Player:/home/player:/bin/bash\n"
@@ -154,6 +155,12 @@ def test_writes_the_unit_the_rule_and_the_groups(box: Sandbox) -> None:
     assert f"Documentation=file://{REPO}/docs/pi.md" in unit
     rules = (box.root / RULES).read_text()
     assert rules == (TEMPLATES / "99-tabletop-companion.rules").read_text()
+    limits = [
+        line.split()
+        for line in (box.root / LIMITS).read_text().splitlines()
+        if line and not line.startswith("#")
+    ]
+    assert limits == [["player", "-", "rtprio", "1"]]
     assert stat.S_IMODE((box.root / UNIT).stat().st_mode) == 0o644
     # Enabled the way systemctl --root does it; the running system left alone.
     wants = box.root / "etc/systemd/system/graphical.target.wants/tabletop-companion.service"
@@ -268,10 +275,12 @@ def test_uninstall_removes_what_it_wrote(box: Sandbox) -> None:
     assert {k: v for k, v in after.items() if k != "etc/group"} == {
         k: v for k, v in before.items() if k != "etc/group"
     } | {"etc/systemd": ("dir",), "etc/systemd/system": ("dir",)} | {
-        k: ("dir",) for k in ("etc/udev", "etc/udev/rules.d", "opt")
+        k: ("dir",)
+        for k in ("etc/udev", "etc/udev/rules.d", "etc/security", "etc/security/limits.d", "opt")
     } | {"etc/systemd/system/graphical.target.wants": ("dir",)}
     assert f"systemctl --root={box.root} disable tabletop-companion.service" in box.calls()
     assert f"removed: /{UNIT}" in out and f"removed: /{RULES}" in out
+    assert f"removed: /{LIMITS}" in out
     assert "removed: /opt/tabletop-companion" in out
     again = box.ok("--uninstall")
     assert f"already gone: /{UNIT}" in again
