@@ -7,19 +7,24 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
+from typing import TypeVar
 
 import pytest
 
 from companion.devices import key_stamper
 from companion.devices.urgency import urgent_thread
 
+T = TypeVar("T")
 
-def in_a_thread(work: object) -> list[object]:
-    results: list[object] = []
-    thread = threading.Thread(target=lambda: results.append(work()))  # type: ignore[operator]
+
+def in_a_thread(work: Callable[[], T]) -> T:
+    """What `work` returns, run on a thread of its own (scheduling is set per thread)."""
+    results: list[T] = []
+    thread = threading.Thread(target=lambda: results.append(work()))
     thread.start()
     thread.join()
-    return results
+    return results[0]
 
 
 def test_where_it_is_refused_the_thread_is_left_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -32,7 +37,7 @@ def test_where_it_is_refused_the_thread_is_left_as_it_was(monkeypatch: pytest.Mo
         with urgent_thread() as urgent:
             return urgent, os.sched_getscheduler(0)
 
-    assert in_a_thread(work) == [(False, os.SCHED_OTHER)]
+    assert in_a_thread(work) == (False, os.SCHED_OTHER)
 
 
 def test_where_it_is_allowed_the_thread_is_urgent_inside_the_block_only() -> None:
@@ -41,7 +46,7 @@ def test_where_it_is_allowed_the_thread_is_urgent_inside_the_block_only() -> Non
             inside = os.sched_getscheduler(0)
         return urgent, inside, os.sched_getscheduler(0)
 
-    [(urgent, inside, after)] = in_a_thread(work)
+    urgent, inside, after = in_a_thread(work)
     if not urgent:
         pytest.skip("this process may not use real-time scheduling")
     assert (inside, after) == (os.SCHED_FIFO, os.SCHED_OTHER)
