@@ -626,6 +626,12 @@ def adjust(clock: Clock, player: int, delta_ns: int, t: int) -> tuple[Clock, Eve
     spent = _spend(control, pt, elapsed)
     budget = _fall_elapsed(control, pt)
     assert budget is not None
+    if control.kind is Kind.HOURGLASS and delta_ns > 0 and elapsed >= budget and not clock.paused:
+        # The sand ran out: it is the opponent's (the flag, made final now, says when),
+        # and the added time runs from now without flowing to them twice.
+        fallen, events = tick(clock, t, settle_ns=0)
+        back, more = adjust(fallen, player, delta_ns, t)
+        return back, (*events, *more)
     if delta_ns > 0:
         added = delta_ns
         # A flag that fell but is not final yet: the time below 0 is not owed.

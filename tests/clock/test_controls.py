@@ -382,6 +382,21 @@ def test_time_added_after_a_flag_that_is_not_final_yet_counts_from_now() -> None
     assert flag_instant(clock) == s(70) + 100 * MS
 
 
+def test_time_added_after_an_hourglass_flag_that_is_not_final_yet() -> None:
+    clock = clock_of("*60")
+    t = s(60) + 100 * MS  # 0's sand ran out 0.1 s ago: all 60 s of it are 1's
+    clock, _ = adjust(clock, 0, s(10), t)
+    assert remaining(clock, 0, t) == s(10) and remaining(clock, 1, t) == s(120)
+    assert flag_instant(clock) == t + s(10)
+    assert remaining(clock, 0, t + s(4)) + remaining(clock, 1, t + s(4)) == s(130)
+    # Paused with no sand left, as an arbiter's '-' can leave it: the time is added alike.
+    clock = clock_of("*60")
+    clock, _ = pause(clock, s(20))
+    clock, _ = adjust(clock, 0, -s(60), s(21))
+    clock, _ = adjust(clock, 0, s(10), s(22))
+    assert remaining(clock, 0, s(22)) == s(10) and remaining(clock, 1, s(22)) == s(80)
+
+
 def test_time_taken_away_stops_at_0_and_never_flags_in_the_past() -> None:
     clock = clock_of("60")
     clock, events = adjust(clock, 0, -s(100), s(55))
