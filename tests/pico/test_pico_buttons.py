@@ -113,6 +113,22 @@ def test_without_a_shared_clock_it_learns_from_the_button_frames() -> None:
     assert buttons.clock.epoch == 1
 
 
+def test_without_a_shared_clock_a_wild_stamp_is_dropped_not_believed() -> None:
+    """A frame whose stamp says 2^64-1 us (its CRC was fine): dropped and counted; the
+    button's next presses count as ever, at the right times."""
+    presses: list[ButtonPress] = []
+    buttons = PicoButtons(1, on_press=presses.append)
+    buttons.observe(seen(0, True, 2000, 50 * S))
+    buttons.observe(seen(0, False, 2100, 50 * S + 100 * MS))
+    wild = ButtonSeen(0, True, 2**64 - 1, 51 * S)
+    assert buttons.observe(wild) is None
+    for second in range(3, 6):
+        buttons.observe(seen(0, True, second * 1000, (48 + second) * S))
+        buttons.observe(seen(0, False, second * 1000 + 100, (48 + second) * S + 100 * MS))
+    assert [press.t_ns for press in presses] == [50 * S, 51 * S, 52 * S, 53 * S]
+    assert (buttons.stats.bad_stamps, buttons.stats.repeats) == (1, 0)
+
+
 @pytest.mark.parametrize(
     ("players", "pause", "message"),
     [(0, None, "at least one"), (2, 1, "after the players"), (2, 256, "after the players")],

@@ -50,6 +50,9 @@ class PicoButtonStats:
     """Edges inside the debounce window."""
     unmapped: int = 0
     """Edges of buttons that are neither a player's nor the pause button."""
+    bad_stamps: int = 0
+    """With its own clock: edges whose stamp jumped beyond what the link allows
+    (DeviceClock.vet), dropped. A shared clock is vetted by the protocol that feeds it."""
 
 
 class PicoButtons:
@@ -97,6 +100,10 @@ class PicoButtons:
             if latest is not None and seen.device_us < latest - REBOOT_BACKSTEP_US:
                 self.clock.restart()
                 latest = None
+            if self.clock.vet(seen.device_us, seen.t_ns) is not None:
+                # One wild stamp must not make every later press of its button a repeat.
+                self.stats.bad_stamps += 1
+                return None
             self._latest_us = seen.device_us if latest is None else max(latest, seen.device_us)
             self.clock.observe(seen.device_us, seen.t_ns)
         if self.clock.epoch != self._epoch:
