@@ -12,6 +12,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+from websockets.typing import Subprotocol
 
 from companion.publish import wire
 from companion.publish.mosquitto import Mosquitto, find_mosquitto
@@ -84,6 +87,24 @@ def test_nobody_writes_another_boards_topics(
 def test_no_one_gets_in_without_a_login(club: Mosquitto) -> None:
     with pytest.raises(AssertionError, match="did not connect"):
         Client("stranger", ws(club), transport="websockets")
+
+
+def test_a_page_of_another_site_gets_nothing(club: Mosquitto) -> None:
+    """mosquitto does not check a WebSocket's Origin: a page of another site may open one,
+    but without the display's password (which /config.json gives only to pages of this
+    machine's names) its CONNECT is refused and the connection closed."""
+    url = f"ws://127.0.0.1:{ws(club)}/"
+    headers = {"Origin": "http://evil.example"}
+    with connect(
+        url, subprotocols=[Subprotocol("mqtt")], additional_headers=headers, open_timeout=5
+    ) as page:
+        body = b"\x00\x04MQTT\x04\x02\x00\x3c\x00\x04evil"
+        page.send(bytes([0x10, len(body)]) + body)
+        connack = page.recv(timeout=5)
+        assert isinstance(connack, bytes) and connack[:2] == b"\x20\x02"
+        assert connack[3] == 5  # not authorised
+        with pytest.raises(ConnectionClosed):
+            page.recv(timeout=5)
 
 
 def test_a_giant_packet_is_refused(club: Mosquitto, clients: list[Client]) -> None:
