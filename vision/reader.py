@@ -146,6 +146,17 @@ class BoardReader:
         self.forget_contents()
         self.fit = None
 
+    def new_picture(self) -> None:
+        """The next frame is a photo of its own, not the next frame of a film: nothing
+        read before carries over (contents, counters, glare), only the registration, and
+        that only where the markers are found where it puts them."""
+        self.measurer.tracker.new_picture()
+        self.measurer.glare = GlareWatch()
+        self.forget_contents()
+        self._counter_cache.clear()
+        self._hand_was_over = False
+        self.fit = None
+
     def forget_contents(self) -> None:
         """Forget what the last frame held (a new position laid out while nobody looked),
         keeping the registration."""

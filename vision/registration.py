@@ -233,15 +233,23 @@ class RegistrationTracker:
         self._check = MarkerCheck(board)
         self._last: Fit | None = None
         self._since_found = 0
+        self._apart = False
 
     @property
     def last(self) -> Fit | None:
         return self._last
 
+    def new_picture(self) -> None:
+        """The next frame is a picture taken apart from the last (another photo from the
+        same tripod, maybe): the last fit is used only if its markers check out there, and
+        is never held for it."""
+        self._apart = True
+
     def update(self, image: NDArray[np.uint8]) -> Fit | None:
         """The fit for a frame, BGR or grey."""
         last = self._last
-        if last is not None and self._since_found < REDETECT_EVERY:
+        apart, self._apart = self._apart, False
+        if last is not None and (self._since_found < REDETECT_EVERY or apart):
             passed, within = self._check.passing(image, last.homography)
             if passed >= max(MIN_MARKERS + 1, 0.6 * within):
                 self._since_found += 1
@@ -276,7 +284,7 @@ class RegistrationTracker:
             )
             self._last = Fit(homography, registration, detection)
             return self._last
-        if self._last is None:
+        if self._last is None or apart:
             return None
         held = Registration(
             markers_seen=len(detection.ids),

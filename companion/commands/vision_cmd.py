@@ -76,8 +76,10 @@ def register(commands: Any) -> None:
     read = actions.add_parser(
         "read",
         help="read pictures of the board: every place, the claim diamonds, hands",
-        description="Reads each picture on its own and prints what is on the board; --json "
-        "prints the format documented in docs/vision.md.",
+        description="Reads each picture (JPEG, PNG, HEIC; turned upright as the phone "
+        "says) and prints what is on the board. The board found in one picture is used for "
+        "the next while its markers are still there; --json prints the format documented "
+        "in docs/vision.md.",
     )
     read.add_argument("images", nargs="+", metavar="IMAGE")
     read.add_argument("--calibration", metavar="FILE", help="default: the saved calibration")
@@ -230,14 +232,10 @@ def _frames_after_setup(args: argparse.Namespace, instructions: str) -> list[Any
 
 
 def _load_image(path: Path) -> Any:
-    import cv2
+    """A photo, upright and at the reader's working size, decoded once (vision/photo.py)."""
+    from vision.photo import load_photo
 
-    if not path.is_file():
-        raise UserError("no such picture", where=str(path))
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise UserError("not a picture OpenCV can read", where=str(path))
-    return image
+    return load_photo(path)
 
 
 def _calibration(path: str | None) -> Calibration:
@@ -267,7 +265,7 @@ def _read(args: argparse.Namespace) -> int:
             print(f"companion: {error}", file=sys.stderr)
             failed = True
             continue
-        reader.forget()
+        reader.new_picture()
         reading = reader.read(image)
         if args.json:
             results.append({"image": name, **reading.to_dict()})
