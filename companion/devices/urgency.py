@@ -2,23 +2,21 @@
 read, and on a busy machine an ordinary thread can wait tens of milliseconds for a core
 (measured: p99 11 to 30 ms behind two CPU-bound processes) before it reads the time.
 
-    with urgent_thread() as urgent:    # urgent: False where it is not allowed
-        ...                            # read keys; the thread is as it was afterwards
+    if not make_this_thread_urgent():   # called by the thread that reads the keys
+        ...                             # not allowed here: it stays as it was
 
 Urgent means the real-time policy SCHED_FIFO at priority URGENT_PRIORITY, the lowest there
 is: the thread runs as soon as it wakes, ahead of every ordinary process, and since it only
 reads a key, stamps it and hands it on, it gives the core back at once. (Linux also keeps 5 %
 of every second for ordinary processes whatever real-time threads do.) A user may take it
-when the process's RLIMIT_RTPRIO allows it: the Pi's systemd unit sets LimitRTPRIO
-(scripts/pi/); root always may. Elsewhere the thread stays as it was.
+when the process's RLIMIT_RTPRIO allows it: the Pi installer grants rtprio 1 in
+/etc/security/limits.d (scripts/install-pi.sh); root always may. Elsewhere the thread stays as it was.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
-from collections.abc import Iterator
 
 URGENT_PRIORITY = 1
 
@@ -38,24 +36,3 @@ def make_this_thread_urgent() -> bool:
         log.debug("button presses are read at ordinary priority: %s", err.strerror or err)
         return False
     return True
-
-
-@contextlib.contextmanager
-def urgent_thread() -> Iterator[bool]:
-    """The calling thread is urgent inside the block, when allowed (the value says whether),
-    and is put back as it was afterwards."""
-    before = _scheduling()
-    urgent = make_this_thread_urgent()
-    try:
-        yield urgent
-    finally:
-        if urgent and before is not None:
-            with contextlib.suppress(OSError):
-                os.sched_setscheduler(0, before[0], os.sched_param(before[1]))
-
-
-def _scheduling() -> tuple[int, int] | None:
-    try:
-        return os.sched_getscheduler(0), os.sched_getparam(0).sched_priority
-    except (AttributeError, OSError):
-        return None

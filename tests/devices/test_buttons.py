@@ -49,16 +49,16 @@ def pin_time(monkeypatch: pytest.MonkeyPatch) -> PinTime:
     return held
 
 
-def test_a_press_is_dated_at_its_edge_not_when_it_is_handled(
-    pin_time: PinTime, clock: FakeClock
-) -> None:
-    """On a busy machine gpiozero may run the callback well after the pin changed; the pin
-    factory dates the edge itself (the kernel's time, with lgpio), and the press takes it."""
+def press_delivered_late(
+    pin_time: PinTime, clock: FakeClock, late_s: float, late_ns: int
+) -> list[ButtonPress]:
+    """One press of pin 17 whose callback runs `late_s` after the edge by the pins' clock
+    and `late_ns` after it by the companion's."""
 
     class LatePin(MockPin):  # type: ignore[misc]
         def _call_when_changed(self) -> None:
-            pin_time.s += 0.040  # delivered 40 ms after the edge
-            clock.t_ns += 40 * MS
+            pin_time.s += late_s
+            clock.t_ns += late_ns
             super()._call_when_changed()
 
     factory = MockFactory(pin_class=LatePin)
@@ -68,6 +68,15 @@ def test_a_press_is_dated_at_its_edge_not_when_it_is_handled(
             factory.pin(17).drive_low()
     finally:
         factory.reset()
+    return presses
+
+
+def test_a_press_is_dated_at_its_edge_not_when_it_is_handled(
+    pin_time: PinTime, clock: FakeClock
+) -> None:
+    """On a busy machine gpiozero may run the callback well after the pin changed; the pin
+    factory dates the edge itself (the kernel's time, with lgpio), and the press takes it."""
+    presses = press_delivered_late(pin_time, clock, 0.040, 40 * MS)
     assert presses == [ButtonPress("player", 0, 1_000 * MS)]
 
 
@@ -75,18 +84,7 @@ def test_a_press_is_dated_at_its_edge_not_when_it_is_handled(
 def test_an_edge_time_on_some_other_clock_is_not_believed(
     pin_time: PinTime, clock: FakeClock, edge_s: float
 ) -> None:
-    class OddPin(MockPin):  # type: ignore[misc]
-        def _call_when_changed(self) -> None:
-            pin_time.s += edge_s
-            super()._call_when_changed()
-
-    factory = MockFactory(pin_class=OddPin)
-    presses: list[ButtonPress] = []
-    try:
-        with ClockButtons([17], on_press=presses.append, clock_ns=clock, pin_factory=factory):
-            factory.pin(17).drive_low()
-    finally:
-        factory.reset()
+    presses = press_delivered_late(pin_time, clock, edge_s, 0)
     assert presses == [ButtonPress("player", 0, 1_000 * MS)]
 
 

@@ -13,7 +13,7 @@ from typing import TypeVar
 import pytest
 
 from companion.devices import key_stamper
-from companion.devices.urgency import urgent_thread
+from companion.devices.urgency import make_this_thread_urgent
 
 T = TypeVar("T")
 
@@ -34,22 +34,19 @@ def test_where_it_is_refused_the_thread_is_left_as_it_was(monkeypatch: pytest.Mo
     monkeypatch.setattr(os, "sched_setscheduler", refuse)
 
     def work() -> tuple[bool, int]:
-        with urgent_thread() as urgent:
-            return urgent, os.sched_getscheduler(0)
+        return make_this_thread_urgent(), os.sched_getscheduler(0)
 
     assert in_a_thread(work) == (False, os.SCHED_OTHER)
 
 
-def test_where_it_is_allowed_the_thread_is_urgent_inside_the_block_only() -> None:
-    def work() -> tuple[bool, int, int]:
-        with urgent_thread() as urgent:
-            inside = os.sched_getscheduler(0)
-        return urgent, inside, os.sched_getscheduler(0)
+def test_where_it_is_allowed_only_the_calling_thread_is_urgent() -> None:
+    def work() -> tuple[bool, int]:
+        return make_this_thread_urgent(), os.sched_getscheduler(0)
 
-    urgent, inside, after = in_a_thread(work)
+    urgent, policy = in_a_thread(work)
     if not urgent:
         pytest.skip("this process may not use real-time scheduling")
-    assert (inside, after) == (os.SCHED_FIFO, os.SCHED_OTHER)
+    assert (policy, os.sched_getscheduler(0)) == (os.SCHED_FIFO, os.SCHED_OTHER)
 
 
 def test_the_stamper_dates_each_read_and_passes_its_bytes() -> None:
