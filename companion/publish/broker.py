@@ -402,6 +402,8 @@ def _broker_class() -> type[Any]:
         _displaced: dict[str, tuple[Any, Any]]
         """Connected sessions a new CONNECT with the same client id has put aside, by client
         id, until that newcomer is let in (and the old connection dropped) or refused."""
+        _tables: dict[str, dict[str, Any]]
+        """The table's connections by client id, with what their CONNECT said."""
 
         async def _delete_session(self, client_id: str) -> None:
             """A clean-session CONNECT forgets the session of its client id: amqtt also forgets
@@ -443,9 +445,6 @@ def _broker_class() -> type[Any]:
             if self.table_password is not None and is_table(session, self.table_password):
                 self._tables[client_id] = _login_of(session)
             await super()._handle_client_session(reader, writer, session, handler, *args)
-
-        _tables: dict[str, dict[str, Any]]
-        """The table's connections by client id, with what their CONNECT said."""
 
         def _may_take_over(self, client_id: str, new: Any) -> bool:
             if self.table_password is None or client_id not in self._tables:
