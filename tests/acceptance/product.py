@@ -64,15 +64,7 @@ class RealApp:
             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )
         app = cls(process, display, data)
-        found = subprocess.run(
-            ["xdotool", "search", "--sync", "--classname", "python"],
-            env={**os.environ, "DISPLAY": display},
-            capture_output=True,
-            text=True,
-            timeout=90,
-        )
-        assert found.stdout.split(), f"no window: {found.stderr}"
-        app.window = found.stdout.split()[0]
+        app.window = _window(display)
         return app
 
     def click(self, point: tuple[int, int], settle: float = 0.4) -> None:
@@ -214,3 +206,23 @@ class Twin:
 
 def python_module(*args: str) -> list[str]:
     return [sys.executable, "-m", "companion", *args]
+
+
+def _window(display: str) -> str:
+    """The app's window, once it exists. A search that meets a window being destroyed (the
+    previous app's, after a kill) fails with BadWindow: it is tried again."""
+    deadline = time.monotonic() + 90
+    while True:
+        found = subprocess.run(
+            ["xdotool", "search", "--sync", "--classname", "python"],
+            env={**os.environ, "DISPLAY": display},
+            capture_output=True,
+            text=True,
+            timeout=90,
+        )
+        if found.stdout.split():
+            return found.stdout.split()[0]
+        assert "BadWindow" in found.stderr and time.monotonic() < deadline, (
+            f"no window: {found.stderr}"
+        )
+        time.sleep(0.2)
