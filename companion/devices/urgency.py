@@ -10,7 +10,8 @@ is: the thread runs as soon as it wakes, ahead of every ordinary process, and si
 reads a key, stamps it and hands it on, it gives the core back at once. (Linux also keeps 5 %
 of every second for ordinary processes whatever real-time threads do.) A user may take it
 when the process's RLIMIT_RTPRIO allows it: the Pi installer grants rtprio 1 in
-/etc/security/limits.d (scripts/install-pi.sh); root always may. Elsewhere the thread stays as it was.
+/etc/security/limits.d (scripts/install-pi.sh); root always may. Elsewhere the thread stays
+as it was.
 """
 
 from __future__ import annotations
