@@ -1,0 +1,42 @@
+"""The zone network at run time: OpenCV's own DNN module, nothing else to install.
+
+model = ZoneModel.load()                 # the model shipped with the companion
+counts, confidence = model.counts(inputs)  # per zone-colour pair: crystals, 0..1
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+MAX_COUNT = 3
+"""The most crystals of one colour a zone is read to hold."""
+SHIPPED = Path(__file__).resolve().parent.parent / "models" / "zones.onnx"
+
+
+@dataclass
+class ZoneModel:
+    net: Any
+
+    @classmethod
+    def load(cls, path: Path = SHIPPED) -> ZoneModel:
+        net = cv2.dnn.readNetFromONNX(str(path))
+        return cls(net)
+
+    def counts(self, inputs: NDArray[np.float32]) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
+        """(pairs, CHANNELS, GRID, GRID) -> crystals per pair, and how sure (the chosen
+        count's probability)."""
+        if len(inputs) == 0:
+            return np.zeros(0, np.int64), np.zeros(0, np.float32)
+        self.net.setInput(np.ascontiguousarray(inputs, np.float32))
+        scores = np.asarray(self.net.forward(), np.float32)
+        scores -= scores.max(axis=1, keepdims=True)
+        odds = np.exp(scores)
+        odds /= odds.sum(axis=1, keepdims=True)
+        chosen = odds.argmax(axis=1)
+        return chosen.astype(np.int64), odds[np.arange(len(chosen)), chosen]
