@@ -7,6 +7,10 @@ calibration itself, saved where the reader looks for it.
     setup.instructions                      # '... one red crystal on places 1 and 55; ...'
     outcome = setup.calibrate()             # reads a few frames; saved when it passes
 
+    setup = CameraSetup(grab, colours, out, controls=controls_of(source))
+    setup.calibrate()     # first sets the exposure from the paper and holds it (and the
+                          # white balance): automatic exposure over a dark table clips it
+
     setup = CameraSetup.for_mem(grab, out=mem_calibration_path)   # the MeM board
     setup.instructions    # '... one stone of each colour on its square: white 0, black 31, ...'
 
@@ -27,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from vision.geometry import Board
+    from vision.sources.controls import CameraControls
 
 BOARDS: tuple[tuple[str, str], ...] = (("MemWars", "memwars"), ("MeM", "mem"))
 """The boards the camera can be calibrated for: (what the screen says, the game)."""
@@ -45,6 +50,8 @@ class Outcome:
     picture: Any = None
     """The last frame, annotated with what the new calibration reads on it."""
     summary: str = ""
+    exposure: str = ""
+    """What the camera's exposure was set to, one line ('' when it cannot be set)."""
 
 
 @dataclass
@@ -56,6 +63,9 @@ class CameraSetup:
     board: Board | None = None
     board_file: str = ""
     """Saved in the calibration: the board a game's reader loads with it (MemWars if '')."""
+    controls: CameraControls | None = None
+    """The camera's exposure and white balance (vision.sources.controls.controls_of): set
+    from the board's paper and held before calibrating. None: left as the camera has them."""
     plan: dict[str, tuple[int, ...]] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -127,9 +137,12 @@ class CameraSetup:
         passes, and says what is wrong otherwise."""
         from vision.annotate import annotate_read
         from vision.calibrate import calibrate
+        from vision.exposure import meter_exposure
         from vision.reader import BoardReader
 
         assert self.board is not None
+        metering = meter_exposure(self.controls, self.grab, self.board)
+        exposure = "" if metering is None else metering.line
         frames = [f for f in (self.grab() for _ in range(FRAMES)) if f is not None]
         if not frames:
             return Outcome(False, ("no picture from the camera",))
@@ -144,7 +157,7 @@ class CameraSetup:
             problems = tuple(result.problems)
             if self.game == "mem":
                 problems = stone_problems(problems, self.plan)
-            return Outcome(False, problems, picture)
+            return Outcome(False, problems, picture, exposure=exposure)
         self.out.parent.mkdir(parents=True, exist_ok=True)
         result.calibration.save(self.out)
         names = ", ".join(model.name for model in result.calibration.colours)
@@ -154,7 +167,8 @@ class CameraSetup:
             (),
             picture,
             f"Calibrated {names}; North is at the {result.calibration.north} of the picture. "
-            f"Saved to {self.out}.{after}",
+            f"Saved to {self.out}.{after}" + f" {exposure}" * bool(exposure),
+            exposure,
         )
 
 

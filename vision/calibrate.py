@@ -1,5 +1,8 @@
 """The calibration procedure: frames of the board with the plan's crystals -> Calibration.
 
+Colours are learnt on the places where a crystal lies alone; places holding several
+crystals (a plan file may lay them) are only read back in the checks.
+
 plan = calibration_plan(("red", "blue", "yellow"))
 result = calibrate(board, frames, plan, roles={"side-1": "red", "side-2": "blue",
                                                "challenge": "yellow"})
@@ -25,6 +28,7 @@ from vision.colours import FIRST_COLOUR, ClassTable, ColourModel, features
 from vision.geometry import Board
 from vision.lean import Lean, fit_lean
 from vision.measure import Measured, Measurer, measure_all
+from vision.plans import Place, Plan, alone, crystals_by_place
 from vision.reader import BoardReader
 
 Image = NDArray[np.uint8]
@@ -36,7 +40,7 @@ CONFUSED = 0.3
 def calibrate(
     board: Board,
     frames: Iterable[Image],
-    plan: Mapping[str, tuple[int, ...]],
+    plan: Plan,
     roles: Mapping[str, str] | None = None,
     board_file: str = "",
 ) -> CalibrationResult:
@@ -44,25 +48,28 @@ def calibrate(
         # MeM: one stone a square, told by its whole colour (vision/stone_calibration.py).
         from vision.stone_calibration import calibrate_stones
 
-        return calibrate_stones(board, frames, plan, roles, board_file)
+        # A MeM plan is one stone on each of its own numbered squares (vision/plans.py).
+        squares = {name: tuple(int(p) for p in places) for name, places in plan.items()}
+        return calibrate_stones(board, frames, squares, roles, board_file)
     images = list(frames)
+    own = alone(plan)
     problems: list[str] = []
     # First look where the crystals' pictures lie against their places (the lean a
     # tilted camera gives them), then measure again looking there.
     first_look = measure_all(Measurer(board), images, problems)
     if not first_look:
         return _failed(board_file, roles, problems or ["no frames to calibrate from"])
-    lean = _fit_lean(board, Measurer(board), first_look, plan)
+    lean = _fit_lean(board, Measurer(board), first_look, own)
     measurer = Measurer(board, lean)
     measured = measure_all(measurer, images, [])
     if not measured:
         return _failed(board_file, roles, problems or ["no frames to calibrate from"])
     keys = [zone.key for zone in measurer.sampler.zones]
-    samples: dict[str, list[NDArray[np.float64]]] = {name: [] for name in plan}
-    areas: dict[str, list[int]] = {name: [] for name in plan}
-    found: dict[str, list[int]] = {name: [] for name in plan}
+    samples: dict[str, list[NDArray[np.float64]]] = {name: [] for name in own}
+    areas: dict[str, list[int]] = {name: [] for name in own}
+    found: dict[str, list[Place]] = {name: [] for name in own}
     for _image, result in measured:
-        for name, places in plan.items():
+        for name, places in own.items():
             for place in places:
                 index = keys.index(str(place))
                 reflectance = result.zone(index)
@@ -74,7 +81,7 @@ def calibrate(
                 if place not in found[name]:
                     found[name].append(place)
     models = []
-    for name, places in plan.items():
+    for name, places in own.items():
         missing = [p for p in places if p not in found[name]]
         if missing and len(missing) == len(places):
             where = " and ".join(str(p) for p in missing)
@@ -90,7 +97,7 @@ def calibrate(
             continue
         pixels = np.concatenate(samples[name])
         models.append(ColourModel.fit(name, pixels, float(np.median(areas[name]))))
-    models = _with_read_areas(models, measured, plan, keys, measurer)
+    models = _with_read_areas(models, measured, own, keys, measurer)
     first = measured[0][1]
     height, width = measured[0][0].shape[:2]
     calibration = Calibration(
@@ -113,7 +120,7 @@ def _fit_lean(
     board: Board,
     measurer: Measurer,
     measured: list[tuple[Image, Measured]],
-    plan: Mapping[str, tuple[int, ...]],
+    plan: Plan,
 ) -> Lean:
     """The lean from where each calibration crystal's picture lies against its place."""
     sampler = measurer.sampler
@@ -140,7 +147,7 @@ def _fit_lean(
 def _with_read_areas(
     models: list[ColourModel],
     measured: list[tuple[Image, Measured]],
-    plan: Mapping[str, tuple[int, ...]],
+    plan: Plan,
     keys: list[str],
     measurer: Measurer,
 ) -> list[ColourModel]:
@@ -177,13 +184,13 @@ def _check(
     calibration: Calibration,
     board: Board,
     measured: list[tuple[Image, Measured]],
-    plan: Mapping[str, tuple[int, ...]],
+    plan: Plan,
 ) -> list[str]:
-    """Read the calibration frames back: each plan place its colour, the rest empty."""
+    """Read the calibration frames back: each plan place its colours, the rest empty."""
     reader = BoardReader(calibration, board)
-    expected = {str(p): name for name, places in plan.items() for p in places}
+    expected = crystals_by_place(plan)
     problems = []
-    confusions = _confusions(reader, calibration, measured, plan)
+    confusions = _confusions(reader, calibration, measured, alone(plan))
     for (a, b), share in confusions.items():
         problems.append(
             f"{a} and {b} look alike under this light ({share:.0%} of {a} read as {b}):"
@@ -200,7 +207,7 @@ def _check(
             )
         reading = reader.read(image)
         for key, zone in reading.zones.items():
-            want = (expected[key],) if key in expected else ()
+            want = expected.get(key, ())
             if zone.occluded or zone.crystals == want:
                 continue
             if not want:
@@ -211,11 +218,12 @@ def _check(
                 )
             else:
                 seen = " and ".join(zone.crystals) or "empty"
-                problems.append(f"place {key} should read {want[0]} but reads {seen}")
+                problems.append(f"place {key} should read {' and '.join(want)} but reads {seen}")
                 if not zone.crystals:
-                    unseen.setdefault(want[0], set()).add(key)
+                    for name in want:
+                        unseen.setdefault(name, set()).add(key)
     for name, places in plan.items():
-        if len(unseen.get(name, ())) == len(places):
+        if len(unseen.get(name, ())) == len({str(place) for place in places}):
             problems.append(
                 f"{name} cannot be told from the bare board: none of its crystals reads as"
                 f" {name} (white, clear and grey crystals look like the paper)"
@@ -227,7 +235,7 @@ def _confusions(
     reader: BoardReader,
     calibration: Calibration,
     measured: list[tuple[Image, Measured]],
-    plan: Mapping[str, tuple[int, ...]],
+    plan: Plan,
 ) -> dict[tuple[str, str], float]:
     keys = [zone.key for zone in reader.measurer.sampler.zones]
     names = [model.name for model in calibration.colours]

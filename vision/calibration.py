@@ -1,9 +1,10 @@
 """Learning the crystals' colours, and checking they can be told apart.
 
-The user lays the board out empty, then puts one crystal of each colour on the places the
-plan names (two places per colour, far apart, so the light's variation over the board is
-learnt too). From a frame (or several) of that, each colour's pixels give a model; then
-every zone of the same frames is read back with the models: each calibration place must
+The user lays the board out empty, then puts crystals of each colour on the places a plan
+names (the built-in plan: two places per colour, far apart, so the light's variation over
+the board is learnt too; or a plan file, or one found on the board: vision/plans.py,
+vision/anywhere.py). From a frame (or several) of that, each colour's pixels give a model;
+then every zone of the same frames is read back with the models: each calibration place must
 read its own colour, every other place must read empty, and no colour may be mistaken for
 another. Whatever fails is said in words a player understands.
 
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,6 +33,18 @@ from companion.files import parsing, read_input_text, write_atomically
 from vision.colours import NEUTRAL_CHROMA, ColourModel, chroma_distance, features
 from vision.geometry import Board, load_board
 from vision.lean import Lean
+from vision.plans import MAX_COLOURS, PLAN_PLACES, Place, calibration_plan
+
+__all__ = [
+    "MAX_COLOURS",
+    "PLAN_PLACES",
+    "Calibration",
+    "CalibrationResult",
+    "calibrated_at",
+    "calibration_plan",
+    "core_samples",
+    "crystal_pixels",
+]
 
 FORMAT = "companion-vision-calibration"
 VERSION = 1
@@ -39,26 +52,6 @@ VERSION = 1
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
-
-
-PLAN_PLACES = (13, 88, 38, 63, 1, 100, 26, 75, 7, 94, 51, 32, 19, 57, 44, 82)
-"""Places for the calibration crystals, taken two at a time: far apart, spread over the
-quadrants and the board's edges as well as its middle."""
-
-MAX_COLOURS = len(PLAN_PLACES) // 2
-
-
-def calibration_plan(colours: Sequence[str]) -> dict[str, tuple[int, int]]:
-    if not colours:
-        raise UserError("name at least one crystal colour to calibrate")
-    if len(set(colours)) != len(colours):
-        raise UserError("each crystal colour may be named once")
-    if len(colours) > MAX_COLOURS:
-        raise UserError(f"at most {MAX_COLOURS} crystal colours can be calibrated at once")
-    for name in colours:
-        if not name or not name.replace("-", "").replace("_", "").isalnum():
-            raise UserError(f"{name!r} is not a colour name: use letters, digits, - and _")
-    return {name: (PLAN_PLACES[2 * i], PLAN_PLACES[2 * i + 1]) for i, name in enumerate(colours)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,8 +175,8 @@ class CalibrationResult:
     calibration: Calibration
     problems: tuple[str, ...]
     """What failed the checks, each a sentence; () when the calibration is sound."""
-    found: Mapping[str, tuple[int, ...]]
-    """Colour -> the calibration places where a crystal of it was found."""
+    found: Mapping[str, tuple[Place, ...]]
+    """Colour -> the calibration places (of its own) where a crystal of it was found."""
 
 
 def crystal_pixels(

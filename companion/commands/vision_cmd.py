@@ -2,6 +2,8 @@
 
     companion vision calibrate --colours red,blue,yellow --source 0
     companion vision calibrate --colours red,blue,yellow photo.jpg
+    companion vision calibrate --colours red,blue,yellow --plan plan.toml photo.jpg
+    companion vision calibrate --colours red,blue,yellow --anywhere --empty bare.jpg photo.jpg
     companion vision read photo.jpg --calibration cal.json --json
     companion vision show photo.jpg --out annotated.png
 
@@ -19,6 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 from companion.config import default_data_dir
 from companion.errors import UserError
+from vision.plans import Plan, calibration_plan_for, found_words, load_plan, plan_instructions
+
+__all__ = ["calibration_plan_for", "default_calibration_path", "parse_roles", "plan_instructions"]
 
 if TYPE_CHECKING:
     from vision.calibration import Calibration
@@ -42,7 +47,8 @@ def register(commands: Any) -> None:
         "calibrate",
         help="learn the crystals' colours from the camera or from pictures",
         description="Lay the board out empty, then put one crystal of each colour on the "
-        "places named (use --plan to see them first). From a camera (--source) the command "
+        "places named (use --show-plan to see them first), on the places a plan file names "
+        "(--plan FILE), or anywhere (--anywhere). From a camera (--source) the command "
         "says where and waits; from pictures it reads them. Every colour is checked "
         "against every other and against the bare board before the result is saved.",
     )
@@ -63,7 +69,26 @@ def register(commands: Any) -> None:
     _source_options(calibrate)
     calibrate.add_argument("--out", metavar="FILE", help="where to save (default: data dir)")
     calibrate.add_argument("--picture", metavar="PNG", help="write the annotated view here")
-    calibrate.add_argument("--plan", action="store_true", help="only say where to put crystals")
+    calibrate.add_argument(
+        "--plan",
+        nargs="?",
+        const="",
+        metavar="FILE",
+        help='a plan file (TOML) saying which crystals lie where: [places] 17 = ["red"]',
+    )
+    calibrate.add_argument(
+        "--show-plan", action="store_true", help="only say where to put crystals"
+    )
+    calibrate.add_argument(
+        "--anywhere",
+        action="store_true",
+        help="crystals lie on any places, one a place, at least 2 of each colour: find them",
+    )
+    calibrate.add_argument(
+        "--empty",
+        metavar="IMAGE",
+        help="with --anywhere: a picture of the same board empty, from the same camera",
+    )
     calibrate.add_argument(
         "--wait",
         type=float,
@@ -129,47 +154,16 @@ def parse_roles(text: str, colours: list[str]) -> dict[str, str]:
     return roles
 
 
-def calibration_plan_for(board: Board, colours: list[str]) -> dict[str, tuple[int, ...]]:
-    """Where each colour's calibration pieces go: one on each of the board file's
-    calibration places in turn (the MeM board's squares), or else two places a colour
-    (vision.calibration.calibration_plan)."""
-    from vision.calibration import calibration_plan
-
-    places = board.calibration_places
-    if not places:
-        return dict(calibration_plan(colours).items())
-    for name in colours:
-        calibration_plan([name])  # the same checks of each name
-    if not colours:
-        calibration_plan(colours)
-    if len(set(colours)) != len(colours):
-        raise UserError("each crystal colour may be named once")
-    if len(colours) > len(places):
-        raise UserError(
-            f"at most {len(places)} colours can be calibrated on the {board.name} board"
-        )
-    return {name: (places[i],) for i, name in enumerate(colours)}
-
-
-def plan_instructions(board: Board, plan: dict[str, tuple[int, ...]]) -> str:
-    piece, place = ("stone", "square") if board.game == "mem" else ("crystal", "place")
-    return "; ".join(
-        f"one {name} {piece} on {place}{'s' * (len(where) > 1)} "
-        + " and ".join(str(p) for p in where)
-        for name, where in plan.items()
-    )
-
-
 def _calibrate(args: argparse.Namespace) -> int:
     from vision.calibrate import calibrate
     from vision.geometry import load_board
 
     board = load_board(args.board)
     colours = [c.strip() for c in args.colours.split(",") if c.strip()]
-    plan = calibration_plan_for(board, colours)
+    plan = _plan(args, board, colours)
     roles = parse_roles(args.roles, colours)
-    instructions = plan_instructions(board, plan)
-    if args.plan:
+    instructions = plan_instructions(board, plan) if plan else _anywhere_instructions(colours)
+    if args.show_plan:
         print(f"Lay the board out empty, then put {instructions}.")
         return 0
     if args.images and args.source:
@@ -180,10 +174,12 @@ def _calibrate(args: argparse.Namespace) -> int:
         frames = _frames_after_setup(args, instructions)
     else:
         raise UserError("give pictures of the board, or --source for a camera")
+    if plan is None:
+        plan = _found_plan(board, frames, colours, args.empty)
     result = calibrate(board, frames, plan, roles=roles, board_file=args.board or "")
     out = Path(args.out) if args.out else default_calibration_path()
     picture = Path(args.picture) if args.picture else out.with_name(out.stem + "-view.png")
-    if any(picture.resolve() == Path(name).resolve() for name in args.images):
+    if any(picture.resolve() == Path(name).resolve() for name in _pictures(args)):
         raise UserError(
             "the annotated view would overwrite a picture being read", where=str(picture)
         )
@@ -209,6 +205,46 @@ def _calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _plan(args: argparse.Namespace, board: Board, colours: list[str]) -> Plan | None:
+    """The plan the command line asks for; None when the crystals are to be found."""
+    if args.plan == "":
+        raise UserError(
+            "--plan takes a plan file (--plan FILE); to see where the crystals go, use --show-plan"
+        )
+    if args.plan is not None and args.anywhere:
+        raise UserError("give --plan FILE or --anywhere, not both")
+    if args.empty is not None and not args.anywhere:
+        raise UserError("--empty goes with --anywhere: the crystals are found against it")
+    if args.anywhere:
+        from vision.crystal_groups import check_findable
+
+        check_findable(board, colours)
+        return None
+    if args.plan is not None:
+        return load_plan(Path(args.plan), board, colours)
+    return calibration_plan_for(board, colours)
+
+
+def _anywhere_instructions(colours: list[str]) -> str:
+    from vision.anywhere import anywhere_instructions
+
+    return anywhere_instructions(colours)
+
+
+def _found_plan(board: Board, frames: list[Any], colours: list[str], empty: str | None) -> Plan:
+    """The crystals found on the board (against its empty picture, when given), said."""
+    from vision.anywhere import find_plan
+
+    reference = _load_image(Path(empty)) if empty is not None else None
+    plan = find_plan(board, frames, colours, reference)
+    print(f"Found {found_words(plan)}.")
+    return plan
+
+
+def _pictures(args: argparse.Namespace) -> list[str]:
+    return [*args.images, *([args.empty] if args.empty else [])]
+
+
 def _frames_after_setup(args: argparse.Namespace, instructions: str) -> list[Any]:
     from vision.sources import open_source
 
@@ -220,6 +256,7 @@ def _frames_after_setup(args: argparse.Namespace, instructions: str) -> list[Any
             input("Press Enter when the crystals are in place... ")
         else:
             raise UserError("no terminal to wait on: give --wait SECONDS")
+        _set_exposure(source, args.board)
         frames = []
         for _ in range(8):
             frame = source.read()
@@ -229,6 +266,22 @@ def _frames_after_setup(args: argparse.Namespace, instructions: str) -> list[Any
     if not frames:
         raise UserError(f"no frame came from {args.source}")
     return frames[-3:]
+
+
+def _set_exposure(source: Any, board_file: str | None) -> None:
+    """The camera's exposure set from the board's paper and held, with its white balance
+    (vision/exposure.py); a camera that cannot set its exposure is left as it is."""
+    from vision.exposure import meter_exposure
+    from vision.geometry import load_board
+    from vision.sources.controls import controls_of
+
+    def grab() -> Any:
+        frame = source.read()
+        return None if frame is None else frame.image
+
+    metering = meter_exposure(controls_of(source), grab, load_board(board_file))
+    if metering is not None:
+        print(metering.line)
 
 
 def _load_image(path: Path) -> Any:

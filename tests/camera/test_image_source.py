@@ -75,7 +75,7 @@ def test_grey_and_transparent_images_come_as_bgr(tmp_path: Path) -> None:
 
 
 def test_no_images_at_all_is_one_line(folder: Path, tmp_path: Path) -> None:
-    with pytest.raises(UserError, match=r"no png/jpg/jpeg/bmp/webp images in the folder"):
+    with pytest.raises(UserError, match=r"no png/jpg/jpeg/bmp/webp/heic/heif images in the folder"):
         ImageFolderSource(folder / "sub.png")
     with pytest.raises(UserError, match="matching 'game-\\*'"):
         ImageFolderSource(folder, "game-*")

@@ -73,7 +73,7 @@ def test_calibrating_from_a_picture_saves_the_file_and_an_annotated_view(
 
 
 def test_the_plan_says_where_each_crystal_goes(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["vision", "calibrate", "--colours", "red,blue,yellow", "--plan"])
+    code = main(["vision", "calibrate", "--colours", "red,blue,yellow", "--show-plan"])
     out = capsys.readouterr().out
     assert code == 0
     (red, blue, yellow) = PLAN.values()

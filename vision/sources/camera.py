@@ -5,6 +5,8 @@
     camera.reopen()                                     # True when it is back
 
 A camera is endless: `read()` returns a frame or raises CameraLost, never None.
+`camera.controls` sets its exposure and white balance through V4L2 (vision/sources/
+controls.py); what was set is set again when the camera is reopened.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any, Protocol
 import cv2
 
 from companion.errors import UserError
+from vision.sources.controls import Unsupported, WhiteBalance
 from vision.sources.frame import CameraLost, Frame, Source, as_bgr
 from vision.sources.opencv_log import opencv_quiet
 
@@ -27,6 +30,16 @@ READ_ATTEMPTS = 5
 """Failed reads in a row before a camera counts as lost. A single failed read happens (a
 dropped USB transfer); a camera that is gone fails every one, each after the driver's own
 timeout."""
+MANUAL_EXPOSURE = 1.0
+AUTO_EXPOSURE = 3.0
+"""V4L2's exposure modes as OpenCV passes them through: manual, and aperture priority
+(the automatic mode UVC webcams offer)."""
+EXPOSURE_LIMITS = (1.0, 5000.0)
+"""V4L2 counts exposure in 100 µs: 0.1 ms to half a second (a camera clamps to its own)."""
+BUFFERED_FRAMES = 4
+"""Frames OpenCV's V4L2 backend keeps queued: taken before a change, read after it."""
+TAKEN = 0.25
+"""How far (a share of it) a camera may round a value set and still count as taking it."""
 
 
 class Capture(Protocol):
@@ -77,7 +90,10 @@ class CameraSource(Source):
         self._capture_factory = capture_factory
         self._attempts = attempts
         self._index = 0
+        self._held: dict[int, float] = {}
+        """Controls set through `controls`, set again when the camera is reopened."""
         self._capture: Capture | None = self._open()
+        self.controls = V4l2Controls(self)
 
     def read(self) -> Frame:
         """The next frame; CameraLost when the camera delivers none after a few attempts."""
@@ -137,5 +153,80 @@ class CameraSource(Source):
                 self.width,
                 self.height,
             )
+        for prop, value in self._held.items():
+            capture.set(prop, value)
         log.info("%s open at %dx%d", self.name, *got)
         return capture
+
+    def capture(self) -> Capture:
+        """The open capture, for the controls; CameraLost when it is not open."""
+        if self._capture is None:
+            raise CameraLost(f"{self.name} is not open")
+        return self._capture
+
+    def hold(self, prop: int, value: float) -> None:
+        self._held[prop] = value
+
+
+class V4l2Controls:
+    """A webcam's exposure and white balance through OpenCV's V4L2 properties. Each value
+    set is read back: a camera that refuses one (`set` is False) or ignores it (reads back
+    what it had) raises Unsupported."""
+
+    unit = "× 100 µs"
+    limits = EXPOSURE_LIMITS
+    settle_frames = BUFFERED_FRAMES
+
+    def __init__(self, camera: CameraSource) -> None:
+        self._camera = camera
+        self.name = camera.name
+
+    def set_auto_exposure(self, on: bool) -> None:
+        mode = AUTO_EXPOSURE if on else MANUAL_EXPOSURE
+        self._set(cv2.CAP_PROP_AUTO_EXPOSURE, mode, "automatic exposure", exact=True)
+
+    def exposure(self) -> float:
+        return self._get(cv2.CAP_PROP_EXPOSURE, "exposure")
+
+    def set_exposure(self, value: float) -> float:
+        self.set_auto_exposure(False)
+        return self._set(cv2.CAP_PROP_EXPOSURE, float(max(1, round(value))), "exposure")
+
+    def white_balance(self) -> WhiteBalance:
+        return WhiteBalance(kelvin=self._get(cv2.CAP_PROP_WB_TEMPERATURE, "white balance"))
+
+    def lock_white_balance(self) -> WhiteBalance:
+        # Read while automatic white balance still runs: where it has got to.
+        kelvin = self._get(cv2.CAP_PROP_WB_TEMPERATURE, "white balance")
+        return self.set_white_balance(WhiteBalance(kelvin=kelvin))
+
+    def set_white_balance(self, value: WhiteBalance) -> WhiteBalance:
+        if value.kelvin is None:
+            raise Unsupported(f"{self.name} takes its white balance as a colour temperature")
+        self._set(cv2.CAP_PROP_AUTO_WB, 0.0, "automatic white balance", exact=True)
+        kelvin = self._set(cv2.CAP_PROP_WB_TEMPERATURE, round(value.kelvin), "white balance")
+        return WhiteBalance(kelvin=kelvin)
+
+    def _get(self, prop: int, what: str) -> float:
+        value = float(self._camera.capture().get(prop))
+        # OpenCV reads -1 (or 0) for a property the driver does not have.
+        if value <= 0:
+            raise Unsupported(f"{self.name} does not report its {what}")
+        return value
+
+    def _set(self, prop: int, value: float, what: str, *, exact: bool = False) -> float:
+        capture = self._camera.capture()
+        before = float(capture.get(prop))
+        if not capture.set(prop, value):
+            raise Unsupported(f"{self.name} does not let its {what} be set")
+        after = float(capture.get(prop))
+        near = abs(after - value) <= (0.0 if exact else max(1.0, TAKEN * abs(value)))
+        # A camera may round what it is given to a step it has: a value that moved still
+        # counts, one that stayed where it was (while asked for another) does not.
+        moved = not exact and after != before and abs(after - value) < abs(before - value)
+        if not (near or moved):
+            raise Unsupported(
+                f"{self.name} ignores its {what} setting (set to {value:g}, it reads {after:g})"
+            )
+        self._camera.hold(prop, value)
+        return after

@@ -1,11 +1,13 @@
 """Frames from still images: a folder of them, or a list of files.
 
-    ImageFolderSource("shots/")                 # every png/jpg/jpeg/bmp/webp, in name order
+    ImageFolderSource("shots/")                 # every png/jpg/.../heic, in name order
     ImageFolderSource("shots/", "game-*")       # those whose names match the pattern
     ImageFolderSource(["a.png", "b.png"])       # these, in this order
 
-Names sort as people count ("frame-2" before "frame-10"). An image that cannot be read is
-skipped with a warning naming it; times are index / fps, as if filmed at that rate.
+Names sort as people count ("frame-2" before "frame-10"). Each is loaded as `vision read`
+loads a photo (vision/photo.py): turned upright as its EXIF says, HEIC too, brought down
+once to the reader's working size. An image that cannot be read is skipped with one line
+naming it and why; times are index / fps, as if filmed at that rate.
 """
 
 from __future__ import annotations
@@ -16,15 +18,13 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-import cv2
-
 from companion.errors import UserError
+from vision.photo import PhotoError, load_photo
 from vision.sources.frame import Frame, Source, as_bgr
-from vision.sources.opencv_log import opencv_quiet
 
 log = logging.getLogger(__name__)
 
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp")
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".heic", ".heif")
 DEFAULT_FPS = 10.0
 
 PathLike = str | os.PathLike[str]
@@ -62,10 +62,10 @@ class ImageFolderSource(Source):
                 self._read_this_pass = 0
             path = self.files[self._next_file]
             self._next_file += 1
-            with opencv_quiet():
-                image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if image is None:
-                log.warning("skipping %s: not an image that can be read", path)
+            try:
+                image = load_photo(path)
+            except PhotoError as error:
+                log.warning("skipping %s", error)
                 continue
             self._read_this_pass += 1
             frame = Frame(as_bgr(image), round(self._index * 1_000_000_000 / self.fps), self._index)

@@ -5,22 +5,26 @@
     source.read()                               # waits for the next frame's turn, stamps it
 
 Every frame is stamped by the same clock the pacing waits on, so a test that drives that
-clock by hand gets exact, repeatable times.
+clock by hand gets exact, repeatable times. A camera with an exposure (SyntheticCamera)
+gets `source.controls` like a webcam's: the simulated twin of setting a camera up.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.sources.controls import Unsupported, WhiteBalance
 from vision.sources.frame import Frame, Source, as_bgr
 
 DEFAULT_FPS = 30.0
 """For a camera that does not say its own rate (an `fps` attribute)."""
+EXPOSURE_LIMITS = (1 / 64, 64.0)
+"""The virtual camera's exposures, linear against the one its conditions were judged at."""
 
 
 class FrameMaker(Protocol):
@@ -28,6 +32,58 @@ class FrameMaker(Protocol):
     A None from it ends the source."""
 
     def read(self) -> NDArray[np.uint8] | None: ...
+
+
+@runtime_checkable
+class ExposedCamera(Protocol):
+    """A virtual camera whose exposure can be set: vision.synth.camera.SyntheticCamera."""
+
+    @property
+    def exposure(self) -> float: ...
+
+    @property
+    def auto_exposure(self) -> bool: ...
+
+    def set_exposure(self, exposure: float) -> None: ...
+
+    def set_auto_exposure(self, on: bool) -> None: ...
+
+
+class SyntheticControls:
+    """The virtual camera's exposure, set and read back like a webcam's. Its white
+    balance is a fixed partial correction of the light's colour that never drifts, so
+    locking it holds it where it is; it cannot be set to a value."""
+
+    unit = "×"
+    limits = EXPOSURE_LIMITS
+    settle_frames = 0
+    """The next frame is taken at the new exposure."""
+
+    def __init__(self, camera: ExposedCamera, name: str) -> None:
+        self.camera = camera
+        self.name = name
+        self.white_balance_locked = False
+
+    def set_auto_exposure(self, on: bool) -> None:
+        self.camera.set_auto_exposure(on)
+
+    def exposure(self) -> float:
+        return self.camera.exposure
+
+    def set_exposure(self, value: float) -> float:
+        self.camera.set_auto_exposure(False)
+        self.camera.set_exposure(min(max(value, self.limits[0]), self.limits[1]))
+        return self.camera.exposure
+
+    def white_balance(self) -> WhiteBalance:
+        return WhiteBalance()
+
+    def lock_white_balance(self) -> WhiteBalance:
+        self.white_balance_locked = True
+        return WhiteBalance()
+
+    def set_white_balance(self, value: WhiteBalance) -> WhiteBalance:
+        raise Unsupported(f"the {self.name}'s white balance cannot be set")
 
 
 class SyntheticSource(Source):
@@ -53,6 +109,10 @@ class SyntheticSource(Source):
         self._index = 0
         self._due_ns: int | None = None
         self._closed = False
+        self.controls = (
+            SyntheticControls(camera, name) if isinstance(camera, ExposedCamera) else None
+        )
+        """Exposure and white balance (vision.sources.controls); None for a stand-in."""
 
     def read(self) -> Frame | None:
         if self._closed:

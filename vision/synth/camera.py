@@ -6,9 +6,15 @@
     for frame in camera.sequence_hand_over("18", put="blue"):
         frame.image, frame.scene, frame.hand_over_board   # picture and its truth
 
-The conditions stay fixed for the camera's life (it is bolted over one table); crystals
-already on a zone stay where they are when another is put beside them. Everything follows
-from the seed.
+The conditions stay fixed for the camera's life (it is bolted over one table), but for
+the exposure, which its controls set like a webcam's:
+
+    camera = SyntheticCamera(board, conditions, auto_exposure=True)   # meters every frame
+    camera.set_auto_exposure(False)               # keeps the exposure it had reached
+    camera.set_exposure(0.5)                      # linear, against conditions.exposure 1
+
+Crystals already on a zone stay where they are when another is put beside them.
+Everything follows from the seed.
 """
 
 from __future__ import annotations
@@ -32,6 +38,10 @@ from vision.synth.conditions import Conditions
 from vision.synth.motion import Reach, reach
 from vision.synth.render import render
 from vision.synth.scene import Hand, Scene
+from vision.synth.sensor import metered_exposure
+
+SETTLE_FRAMES = 16
+"""The most frames automatic exposure is given to settle when it is turned on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,9 +64,12 @@ class SyntheticCamera:
         conditions: Conditions | None = None,
         seed: int = 0,
         fps: float = 15.0,
+        *,
+        auto_exposure: bool = False,
     ) -> None:
         """`fps` sets the frames' timestamps; pacing reads in real time is the frame
-        source's business (vision.sources.SyntheticSource)."""
+        source's business (vision.sources.SyntheticSource). With `auto_exposure` the
+        camera meters each frame's mean and sets the exposure of the next."""
         self.board = board
         self.conditions = conditions if conditions is not None else Conditions.easy()
         self.seed = seed
@@ -64,6 +77,31 @@ class SyntheticCamera:
         self._scene = Scene()
         self._index = 0
         self._changes = 0
+        self._auto_exposure = auto_exposure
+        self._settled = False
+
+    @property
+    def exposure(self) -> float:
+        """The exposure the next frame is taken at (linear)."""
+        return self.conditions.exposure
+
+    @property
+    def auto_exposure(self) -> bool:
+        return self._auto_exposure
+
+    def set_exposure(self, exposure: float) -> None:
+        """Taken from the next frame on; automatic exposure, when on, moves it again."""
+        if exposure <= 0:
+            raise ValueError("exposure must be more than 0")
+        self.conditions = self.conditions.replace(exposure=float(exposure))
+
+    def set_auto_exposure(self, on: bool) -> None:
+        """Off keeps the exposure automatic exposure had reached, as a webcam does."""
+        if on and not self._auto_exposure:
+            self._settled = False
+        if not on and self._auto_exposure and not self._settled:
+            self._settle()  # the exposure a camera running a while would have reached
+        self._auto_exposure = on
 
     @property
     def scene(self) -> Scene:
@@ -125,7 +163,11 @@ class SyntheticCamera:
 
     def grab(self) -> FilmedFrame:
         """The next frame, with the truth it shows."""
+        if self._auto_exposure and not self._settled:
+            self._settle()
         shot = render(self.board, self._scene, self.conditions, self.seed, frame=self._index)
+        if self._auto_exposure:
+            self._meter(shot.image)
         frame = FilmedFrame(
             image=shot.image,
             jpeg=shot.jpeg,
@@ -136,6 +178,24 @@ class SyntheticCamera:
         )
         self._index += 1
         return frame
+
+    def _meter(self, image: NDArray[np.uint8]) -> bool:
+        """Automatic exposure after a frame; whether it changed the exposure."""
+        exposure = metered_exposure(image, self.conditions.exposure)
+        if exposure == self.conditions.exposure:
+            return False
+        self.set_exposure(exposure)
+        return True
+
+    def _settle(self) -> None:
+        """Automatic exposure as a camera has it after running a while: metered on frames
+        that are not delivered, until it stays put (frame pictures cost a few
+        milliseconds; a webcam takes a second or so to get there)."""
+        for _ in range(SETTLE_FRAMES):
+            shot = render(self.board, self._scene, self.conditions, self.seed, self._index)
+            if not self._meter(shot.image):
+                break
+        self._settled = True
 
     def sequence_hand_over(
         self,

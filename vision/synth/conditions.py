@@ -98,6 +98,10 @@ class Conditions:
     """Strength of the specular highlights on crystals."""
 
     # The sensor, lens and codec.
+    exposure: float = 1.0
+    """The camera's exposure (time and gain), linear, on top of the light's `brightness`:
+    the light is multiplied by it before the sensor clips (SyntheticCamera's controls and
+    automatic exposure set it)."""
     noise: float = 1.0
     """Read noise, standard deviation in 8-bit levels."""
     shot_noise: float = 0.01
@@ -129,6 +133,8 @@ class Conditions:
             raise ValueError("colour_temperature must be 1000..12000 K")
         if not 5.0 <= self.light_elevation <= 90.0:
             raise ValueError("light_elevation must be 5..90 degrees")
+        if self.exposure <= 0.0:
+            raise ValueError("exposure must be more than 0")
         if not 1 <= self.jpeg_quality <= 100:
             raise ValueError("jpeg_quality must be 1..100")
 

@@ -85,7 +85,9 @@ def render(
 
     # Then the camera: lens, exposure under the room's light, sensor noise, processing.
     frame_rng = random_stream(seed, "frame", frame)
-    exposed = sensor.expose(sensor.blur(image, conditions), lighting(board, conditions))
+    exposed = sensor.expose(
+        sensor.blur(image, conditions), lighting(board, conditions), conditions.exposure
+    )
     noisy = sensor.add_noise(exposed, conditions, frame_rng)
     jpeg = sensor.encode(sensor.sharpen(noisy, conditions.sharpen), conditions.jpeg_quality)
     homography = view.homography()

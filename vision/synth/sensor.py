@@ -28,6 +28,12 @@ SIGMA_SCALE = 8.0
 NOISE_SCALE = 16.0
 """The stored noise field is in sixteenths of a standard deviation (16-bit integers are
 quicker to scale and add than floats)."""
+AUTO_TARGET = 118.0
+"""The frame mean a camera's automatic exposure aims for: mid grey (18 % in linear light)."""
+AUTO_DEAD_BAND = 0.05
+"""How far off the target the mean may be before automatic exposure changes."""
+AUTO_RANGE = (1 / 32, 32.0)
+"""The exposures automatic exposure may choose, against 1 (linear)."""
 
 
 def blur(image: Image, conditions: Conditions) -> Image:
@@ -41,9 +47,12 @@ def blur(image: Image, conditions: Conditions) -> Image:
     return out
 
 
-def expose(image: Image, lighting: Lighting) -> Image:
-    """Pixel values under the room's light, before noise."""
-    out = np.asarray(cv2.multiply(image, lighting.gain, dtype=cv2.CV_8U), np.uint8)
+def expose(image: Image, lighting: Lighting, exposure: float = 1.0) -> Image:
+    """Pixel values under the room's light, before noise. `exposure` is the camera's
+    (linear): the light is multiplied by it before the sensor clips at full scale."""
+    # Pixel values are sRGB: a linear factor k scales them by k ** (1 / GAMMA).
+    level = exposure ** (1 / GAMMA)
+    out = np.asarray(cv2.multiply(image, lighting.gain, scale=level, dtype=cv2.CV_8U), np.uint8)
     if lighting.glare is not None:
         left, top, right, bottom = lighting.glare_box
         patch = cv2.multiply(
@@ -54,10 +63,24 @@ def expose(image: Image, lighting: Lighting) -> Image:
         )
         added = lighting.glare[top:bottom, left:right, None] * np.array(lighting.tint, np.float32)
         # Glare is light added to what the paper reflects: add it in linear light.
-        linear = cv2.pow(np.asarray(patch, np.float32), GAMMA) + added
+        linear = (cv2.pow(np.asarray(patch, np.float32), GAMMA) + added) * exposure
         glared = 255.0 * cv2.pow(linear, 1 / GAMMA)
         out[top:bottom, left:right] = np.clip(glared, 0, 255).astype(np.uint8)
     return out
+
+
+def metered_exposure(image: Image, exposure: float) -> float:
+    """What a camera's automatic exposure sets next after a frame taken at `exposure`:
+    the frame's mean brought to AUTO_TARGET, whatever it holds. Over a dark table the
+    sheet is a small bright part of a dark frame, and the paper clips. Within
+    AUTO_DEAD_BAND of the target it stays where it is, as cameras do, so that it settles."""
+    mean = max(float(np.mean(image)), 1.0)
+    if abs(math.log(mean / AUTO_TARGET)) <= math.log(1.0 + AUTO_DEAD_BAND):
+        return exposure
+    # Values are sRGB; clipped pixels do not grow, so this undershoots and takes a few
+    # frames to settle, like a real camera's.
+    wanted = exposure * (AUTO_TARGET / mean) ** GAMMA
+    return float(np.clip(wanted, AUTO_RANGE[0], AUTO_RANGE[1]))
 
 
 def add_noise(image: Image, conditions: Conditions, frame_rng: np.random.Generator) -> Image:
