@@ -62,7 +62,7 @@ def light_on(board: Board, image: np.ndarray) -> PaperLight:
     fit = RegistrationTracker(board).update(image)
     assert fit is not None
     paper = np.array(board.paper, np.float64).reshape(-1, 1, 2)
-    return paper_light(image, cv2.perspectiveTransform(paper, fit.homography))
+    return paper_light(image, np.asarray(cv2.perspectiveTransform(paper, fit.homography), float))
 
 
 def light(*levels: float) -> PaperLight:
@@ -135,10 +135,8 @@ def test_the_calibrate_command_sets_the_exposure_before_learning(
     source = dark_table(board)
     monkeypatch.setattr(sources, "open_source", lambda *_args, **_kwargs: source)
     out = tmp_path / "cal.json"
-    code = main(
-        ["vision", "calibrate", "--colours", "red,blue,yellow", "--source", "synthetic"]
-        + ["--wait", "0", "--out", str(out)]
-    )
+    command = "vision calibrate --colours red,blue,yellow --source synthetic --wait 0 --out"
+    code = main([*command.split(), str(out)])
     captured = capsys.readouterr()
     assert code == 0, captured.err
     lines = captured.out.splitlines()
