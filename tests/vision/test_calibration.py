@@ -1,5 +1,5 @@
-"""Calibration: the plan, learning the colours from frames, the checks a user reads, and the
-saved file."""
+"""Calibration: the plan, learning the colours from frames, the checks a user reads, the
+saved file, and crystals laid anywhere."""
 
 from __future__ import annotations
 
@@ -7,13 +7,26 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 from companion.errors import UserError
-from tests.vision.helpers import COLOURS, EASY, ROLES, calibrate_from_render
+from tests.vision.helpers import (
+    COLOURS,
+    EASY,
+    ROLES,
+    YELLOW,
+    assert_reads_right,
+    calibrate_from_render,
+)
+from vision.anywhere import find_plan
+from vision.calibrate import calibrate
 from vision.calibration import Calibration, calibration_plan
 from vision.geometry import Board
-from vision.synth import PALETTE, Pigment
+from vision.plans import crystals_by_place
+from vision.reader import BoardReader
+from vision.synth import PALETTE, Pigment, Scene, render
 
 
 def test_the_plan_names_two_distinct_places_for_each_colour() -> None:
@@ -172,3 +185,73 @@ def test_a_missing_calibration_file_is_named(tmp_path: Path) -> None:
     with pytest.raises(UserError, match="no such calibration file") as caught:
         Calibration.load(tmp_path / "nowhere.json")
     assert caught.value.where == str(tmp_path / "nowhere.json")
+
+
+def anywhere(seed: int, per_colour: int = 3) -> Scene:
+    """Crystals of the three colours on random places, one a place: as a user lays them."""
+    rng = np.random.default_rng(seed)
+    keys = [str(n) for n in range(1, 101)] + [f"diamond-{q}" for q in range(1, 5)]
+    chosen = rng.choice(len(keys), size=per_colour * len(COLOURS), replace=False)
+    return Scene(crystals={keys[k]: (COLOURS[i % len(COLOURS)],) for i, k in enumerate(chosen)})
+
+
+def random_position(seed: int) -> Scene:
+    """A random position: a third of the places held by one or two crystals of different
+    colours (the game never puts two of one colour on a place)."""
+    rng = np.random.default_rng(seed)
+    crystals: dict[str, tuple[str, ...]] = {}
+    for place in rng.choice(100, size=33, replace=False) + 1:
+        count = int(rng.integers(1, 3))
+        crystals[str(place)] = tuple(sorted(str(c) for c in rng.choice(COLOURS, count, False)))
+    return Scene(crystals=crystals)
+
+
+def frames_of(board: Board, scene: Scene, seed: int) -> list[NDArray[np.uint8]]:
+    return [render(board, scene, EASY, seed, frame=i).image for i in range(2)]
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_crystals_laid_anywhere_are_found_and_calibrate(board: Board, seed: int) -> None:
+    laid = anywhere(seed)
+    plan = find_plan(board, frames_of(board, laid, seed), COLOURS)
+    assert crystals_by_place(plan) == laid.crystals
+    result = calibrate(board, frames_of(board, laid, seed), plan, roles=ROLES)
+    assert result.problems == ()
+    assert [model.name for model in result.calibration.colours] == list(COLOURS)
+    position = random_position(seed)
+    reader = BoardReader(result.calibration, board)
+    assert_reads_right(board, reader.read(render(board, position, EASY, seed + 1).image), position)
+
+
+def test_crystals_laid_anywhere_on_an_empty_board_s_picture_calibrate(board: Board) -> None:
+    laid = anywhere(21, per_colour=2)
+    empty = render(board, Scene(), EASY, 22).image
+    frames = frames_of(board, laid, 23)
+    plan = find_plan(board, frames, COLOURS, empty=empty)
+    assert crystals_by_place(plan) == laid.crystals
+    result = calibrate(board, frames, plan, roles=ROLES)
+    assert result.problems == ()
+
+
+def test_a_pale_crystal_found_against_the_empty_board_is_refused(board: Board) -> None:
+    laid = anywhere(24, per_colour=2)
+    pale = Scene(crystals={**laid.crystals, "50": ("white",)})
+    empty = render(board, Scene(), EASY, 25).image
+    with pytest.raises(UserError, match="place 50 holds a crystal with no hue") as caught:
+        find_plan(board, frames_of(board, pale, 26), COLOURS, empty=empty)
+    assert "\n" not in str(caught.value)
+
+
+def test_two_groups_of_one_hue_are_refused(board: Board, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A second red where yellow should be: three groups, two of them red.
+    red = PALETTE["red"].reflectance
+    crimson = Pigment((red[0] * 0.96, red[1] * 1.15, red[2] * 1.15), PALETTE["red"].gloss)
+    monkeypatch.setitem(PALETTE, "crimson", crimson)
+    laid = anywhere(27)
+    crimsoned = {
+        k: tuple("crimson" if c == YELLOW else c for c in v) for k, v in laid.crystals.items()
+    }
+    with pytest.raises(UserError, match="two groups of crystals look ") as caught:
+        find_plan(board, frames_of(board, Scene(crystals=crimsoned), 28), COLOURS)
+    assert "and none looks yellow" in str(caught.value)
+    assert "\n" not in str(caught.value)

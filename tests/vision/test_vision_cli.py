@@ -84,6 +84,158 @@ def test_the_plan_says_where_each_crystal_goes(capsys: pytest.CaptureFixture[str
     )
 
 
+PLAN_FILE = """\
+[places]
+5 = ["red"]
+60 = ["red"]
+22 = ["blue"]
+97 = ["blue"]
+34 = ["yellow"]
+71 = ["yellow"]
+"diamond-2" = ["blue", "yellow"]
+"""
+LAID = Scene(
+    crystals={
+        "5": (RED,),
+        "60": (RED,),
+        "22": (BLUE,),
+        "97": (BLUE,),
+        "34": (YELLOW,),
+        "71": (YELLOW,),
+        "diamond-2": (BLUE, YELLOW),
+    }
+)
+"""The board as PLAN_FILE lays it."""
+
+
+def test_calibrating_to_a_plan_file(
+    board: Board, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plan = tmp_path / "plan.toml"
+    plan.write_text(PLAN_FILE)
+    image = picture(board, LAID, tmp_path / "setup.png", 50)
+    out = tmp_path / "cal.json"
+    arguments = ["--plan", str(plan), str(image), "--out", str(out)]
+    code = main(["vision", "calibrate", "--colours", "red,blue,yellow", *arguments])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert [model.name for model in Calibration.load(out).colours] == [RED, BLUE, YELLOW]
+
+
+def test_show_plan_says_where_a_plan_file_puts_the_crystals(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plan = tmp_path / "plan.toml"
+    plan.write_text(PLAN_FILE)
+    arguments = ["--colours", "red,blue,yellow", "--plan", str(plan), "--show-plan"]
+    assert main(["vision", "calibrate", *arguments]) == 0
+    assert capsys.readouterr().out == (
+        "Lay the board out empty, then put one red crystal on places 5 and 60; "
+        "one blue crystal on places 22 and 97 and diamond-2; "
+        "one yellow crystal on places 34 and 71 and diamond-2.\n"
+    )
+
+
+def test_plan_without_a_file_names_the_flag_that_shows_the_plan(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = main(["vision", "calibrate", "--colours", "red,blue,yellow", "--plan"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1
+    assert "--show-plan" in err
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("[places\n5 = ['red']", id="syntax error"),
+        pytest.param('[places]\n5 = ["red"]\n"north" = ["blue"]', id="unknown zone"),
+        pytest.param('[places]\n5 = ["red"]\n6 = ["purple"]', id="unknown colour"),
+        pytest.param("", id="empty"),
+        pytest.param('[places]\n5 = ["red"]\n6 = ["blue"]', id="a colour with no crystal"),
+    ],
+)
+def test_a_bad_plan_file_exits_2_with_one_line(
+    board: Board, tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str
+) -> None:
+    plan = tmp_path / "plan.toml"
+    plan.write_text(text)
+    image = picture(board, LAID, tmp_path / "setup.png", 51)
+    arguments = ["--colours", "red,blue,yellow", "--plan", str(plan), str(image)]
+    code = main(["vision", "calibrate", *arguments])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1
+    assert str(plan) in err
+    assert not (tmp_path / "data").exists()
+
+
+def test_calibrating_from_crystals_laid_anywhere_on_an_empty_board(
+    board: Board, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    laid = Scene(
+        crystals={"8": (RED,), "47": (RED,), "19": (BLUE,), "90": (BLUE,), "55": (YELLOW,),
+                  "diamond-3": (YELLOW,)}
+    )  # fmt: skip
+    empty = picture(board, Scene(), tmp_path / "empty.png", 52)
+    image = picture(board, laid, tmp_path / "setup.png", 53)
+    arguments = ["--anywhere", "--empty", str(empty), str(image)]
+    code = main(["vision", "calibrate", "--colours", "red,blue,yellow", *arguments])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert captured.out.startswith(
+        "Found red crystals on places 8 and 47; blue crystals on places 19 and 90; "
+        "yellow crystals on places 55 and diamond-3.\n"
+    )
+    assert (tmp_path / "data" / "calibration.json").is_file()
+
+
+def test_two_colours_laid_for_three_named_are_refused_in_one_line(
+    board: Board, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    laid = Scene(
+        crystals={"8": (RED,), "47": (RED,), "61": (RED,), "19": (BLUE,), "90": (BLUE,),
+                  "33": (BLUE,)}
+    )  # fmt: skip
+    image = picture(board, laid, tmp_path / "setup.png", 54)
+    code = main(["vision", "calibrate", "--colours", "red,blue,yellow", "--anywhere", str(image)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1
+    assert "two groups of crystals look " in err
+    assert not (tmp_path / "data").exists()
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        pytest.param(["--empty", "e.png", "s.png"], "--empty goes with --anywhere", id="empty"),
+        pytest.param(["--anywhere", "--plan", "p.toml"], "not both", id="plan and anywhere"),
+        pytest.param(
+            ["--anywhere", "--colours", "red,white"], "white crystals cannot be found", id="white"
+        ),
+    ],
+)
+def test_anywhere_s_arguments_are_checked_first(
+    capsys: pytest.CaptureFixture[str], arguments: list[str], message: str
+) -> None:
+    code = main(["vision", "calibrate", "--colours", "red,blue", *arguments])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1
+    assert message in err
+
+
+def test_show_plan_with_anywhere_says_what_to_lay(capsys: pytest.CaptureFixture[str]) -> None:
+    arguments = ["--colours", "red,blue,yellow", "--anywhere", "--show-plan"]
+    assert main(["vision", "calibrate", *arguments]) == 0
+    assert capsys.readouterr().out == (
+        "Lay the board out empty, then put at least 2 red, blue and yellow crystals each, "
+        "anywhere on the places, one a place.\n"
+    )
+
+
 def test_a_calibration_problem_exits_2_and_saves_nothing(
     board: Board, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
