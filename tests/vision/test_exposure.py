@@ -92,6 +92,20 @@ def test_the_next_exposure_halves_while_clipped_and_aims_for_headroom_after() ->
     assert next_exposure(400.0, light(), LIMITS) is None  # no paper seen: nothing to go on
 
 
+def test_the_virtual_cameras_exposure_multiplies_the_light_before_it_clips(
+    board: Board,
+) -> None:
+    camera = SyntheticCamera(board, EASY, seed=3)
+    normal = light_on(board, camera.read())
+    camera.set_exposure(0.5)
+    halved = light_on(board, camera.read())
+    camera.set_exposure(3.0)
+    tripled = light_on(board, camera.read())
+    assert normal.clipped == 0
+    assert halved.level == pytest.approx(normal.level * 0.5 ** (1 / 2.2), rel=0.03)
+    assert tripled.clipped == 1.0
+
+
 def test_automatic_exposure_over_a_dark_table_burns_the_paper_out(board: Board) -> None:
     source = dark_table(board)
     frames = [grab(source) for _ in range(3)]
