@@ -46,7 +46,7 @@ FORMAT = "memwars-pbr-scenes"
 SEED_BASE = {"validation": 1_000_000, "training": 2_000_000}
 """Set-up seeds: base + index, index below SEED_SPAN, so the two sets never share one."""
 SEED_SPAN = 1_000_000
-SET_SIZE = {"validation": 16, "training": 400}
+SET_SIZE = {"validation": 12, "training": 400}
 """Camera set-ups in each set unless --limit says fewer."""
 FRAMES_PER_SETUP = 6
 SEQUENCES_PER_SETUP = 1

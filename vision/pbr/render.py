@@ -24,7 +24,7 @@ from vision.pbr.world import Table, sheet_corners
 from vision.synth.scene import Scene
 
 SIZE = (1280, 720)
-SAMPLES = 8
+SAMPLES = 6
 """Samples per pixel: with the lens's softness and the sensor's own noise on top, more
 buys nothing the reader can see."""
 
