@@ -79,12 +79,13 @@ class CameraSetup:
         self._tracker = RegistrationTracker(self.board)
 
     @classmethod
-    def for_mem(cls, grab: Grab, out: Path) -> CameraSetup:
+    def for_mem(cls, grab: Grab, out: Path, controls: CameraControls | None = None) -> CameraSetup:
         """The MeM board, calibrated with one stone of each of the eleven colours."""
         from companion.games.mem.colours import COLOURS
 
         path = mem_board_file()
-        return cls(grab, tuple(c.name for c in COLOURS), out, board_file=str(path))
+        colours = tuple(c.name for c in COLOURS)
+        return cls(grab, colours, out, board_file=str(path), controls=controls)
 
     @property
     def game(self) -> str:

@@ -168,3 +168,9 @@ def test_the_apps_calibration_sets_the_exposure_first(board: Board, tmp_path: Pa
     assert outcome.saved, outcome.problems
     assert outcome.exposure.startswith("Exposure set to ")
     assert outcome.exposure in outcome.summary
+
+
+def test_the_mem_boards_set_up_takes_the_cameras_controls_too(board: Board, tmp_path: Path) -> None:
+    controls = controls_of(dark_table(board))
+    setup = CameraSetup.for_mem(lambda: None, tmp_path / "mem.json", controls=controls)
+    assert setup.controls is controls and setup.game == "mem"
