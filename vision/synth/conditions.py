@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 import numpy as np
@@ -46,6 +47,90 @@ class Glare:
     """Added light at the centre, as a fraction of the paper's white."""
 
 
+# The paper's shape: a printed sheet rarely lies flat.
+
+
+class Axis(Enum):
+    """A direction on the sheet: X along its width (East), Y along its height (South)."""
+
+    X = "x"
+    Y = "y"
+
+
+class Corner(Enum):
+    """A corner of the sheet, by the board's compass (North at the top)."""
+
+    NORTH_WEST = "north-west"
+    NORTH_EAST = "north-east"
+    SOUTH_EAST = "south-east"
+    SOUTH_WEST = "south-west"
+
+
+MAX_BOW = 12.0
+MAX_CURL = 15.0
+MAX_FOLD = 6.0
+"""The most, in millimetres, each part of a sheet's shape may lift it (checked)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Bow:
+    """The sheet bent along one axis, as paper kept rolled bends."""
+
+    height: float
+    """Millimetres: > 0 the middle lifts in an arch, < 0 the two edges lift (a trough)."""
+    axis: Axis
+    """Along which the height changes: X bends the sheet over a line running North-South."""
+
+
+@dataclass(frozen=True, slots=True)
+class CurledCorner:
+    """One corner lifted off the table, the paper curving up to it."""
+
+    corner: Corner
+    height: float
+    """How high the corner's tip lifts, millimetres."""
+    extent: float
+    """How far along each edge from the corner the paper still touches the table, mm."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fold:
+    """A fold line flattened again: a ridge along a crease, falling away on both sides."""
+
+    axis: Axis
+    """The crease crosses this axis: X puts it at x = `at` x width, running North-South."""
+    at: float
+    """Where along the axis the crease lies, as a share of the sheet (0.5: folded in half)."""
+    height: float
+    """How high the crease stands, millimetres."""
+
+
+@dataclass(frozen=True, slots=True)
+class PaperShape:
+    """How the sheet lies on the table; flat when nothing is given."""
+
+    bow: Bow | None = None
+    corner: CurledCorner | None = None
+    folds: tuple[Fold, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.bow is not None and abs(self.bow.height) > MAX_BOW:
+            raise ValueError(f"a bow of {self.bow.height} mm is more than {MAX_BOW} mm")
+        if self.corner is not None and not (
+            0.0 <= self.corner.height <= MAX_CURL and self.corner.extent > 0.0
+        ):
+            raise ValueError(f"a corner curled {self.corner.height} mm is not 0..{MAX_CURL} mm")
+        if any(not (0.0 <= f.height <= MAX_FOLD and 0.0 < f.at < 1.0) for f in self.folds):
+            raise ValueError(f"a fold must stand 0..{MAX_FOLD} mm")
+
+    @property
+    def flat(self) -> bool:
+        return self.bow is None and self.corner is None and not self.folds
+
+
+FLAT = PaperShape()
+
+
 @dataclass(frozen=True, slots=True)
 class Conditions:
     size: tuple[int, int] = (1280, 720)
@@ -75,6 +160,8 @@ class Conditions:
     """The paper's colour against bright white, BGR factors (recycled paper is warmer)."""
     ink: float = 0.0
     """How faded the print is: 0 crisp black toner .. 1 a tired inkjet's dark grey."""
+    paper_shape: PaperShape = FLAT
+    """How the sheet lies: flat, or bowed, a corner curled, folds."""
 
     # The light.
     brightness: float = 1.0
@@ -183,7 +270,8 @@ def random_conditions(rng: np.random.Generator, **overrides: Any) -> Conditions:
         paper_tint=_random_paper(rng),
         ink=float(rng.uniform(0.0, 1.0) ** 2),
     )
-    return conditions.replace(**overrides)
+    shaped = conditions.replace(paper_shape=_random_paper_shape(_shape_stream(conditions)))
+    return shaped.replace(**overrides)
 
 
 def _random_paper(rng: np.random.Generator) -> tuple[float, float, float]:
@@ -210,3 +298,40 @@ def _random_glare(rng: np.random.Generator) -> Glare:
         radius=float(rng.uniform(30.0, 110.0)),
         strength=float(rng.uniform(0.15, 0.7)),
     )
+
+
+PAPER_SHAPE_SHARE = 0.45
+"""The share of set-ups whose sheet does not lie flat."""
+
+
+def _shape_stream(conditions: Conditions) -> np.random.Generator:
+    """A stream of its own for the paper's shape, seeded by what was drawn before it: the
+    caller's generator is left as it was, so its later draws (and set-ups) do not shift."""
+    return np.random.default_rng(
+        [round(conditions.fov * 1e6), round(conditions.fill * 1e6), round(conditions.tilt * 1e6)]
+    )
+
+
+def _random_paper_shape(rng: np.random.Generator) -> PaperShape:
+    if rng.random() >= PAPER_SHAPE_SHARE:
+        return FLAT
+    kind = rng.choice(3, p=[0.4, 0.3, 0.3])
+    bow = corner = None
+    folds: tuple[Fold, ...] = ()
+    if kind == 0 or rng.random() < 0.15:
+        height = float(rng.uniform(1.5, 6.0)) * (1.0 if rng.random() < 0.6 else -1.0)
+        bow = Bow(height, Axis.X if rng.random() < 0.6 else Axis.Y)
+    if kind == 1:
+        corner = CurledCorner(
+            Corner(str(rng.choice([c.value for c in Corner]))),
+            height=float(rng.uniform(3.0, 10.0)),
+            extent=float(rng.uniform(40.0, 90.0)),
+        )
+    if kind == 2:
+        # A sheet folded in half (or in quarters) to fit a box, flattened out again.
+        axis = Axis.X if rng.random() < 0.6 else Axis.Y
+        folds = (Fold(axis, float(rng.normal(0.5, 0.02)), float(rng.uniform(1.0, 3.5))),)
+        if rng.random() < 0.3:
+            other = Axis.Y if axis is Axis.X else Axis.X
+            folds += (Fold(other, float(rng.normal(0.5, 0.02)), float(rng.uniform(0.8, 2.5))),)
+    return PaperShape(bow, corner, folds)

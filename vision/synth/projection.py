@@ -3,20 +3,22 @@ the board lands in the picture.
 
 World coordinates are the table's, in millimetres: x to the East, y to the South (like the
 board file) and z down into the table, so heights above the table are negative z. The sheet
-lies on the table nudged by `Conditions.board_offset` / `board_rotation` about its centre.
+lies on the table nudged by `Conditions.board_offset` / `board_rotation` about its centre,
+and rises off it where `Conditions.paper_shape` says (bowed, a corner curled, folds): a
+point on the board, and whatever lies there, is lifted by the sheet's height under it.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
 from numpy.typing import NDArray
 
 from vision.geometry import Board
-from vision.synth.conditions import Conditions
+from vision.synth.conditions import FLAT, Axis, Conditions, Corner, PaperShape
 from vision.synth.kept import kept
 
 Matrix = NDArray[np.float64]
@@ -33,6 +35,10 @@ class Projection:
     placement: Matrix
     """Board millimetres to table millimetres, 3 x 3 (a rigid motion of the plane)."""
     size: tuple[int, int]
+    shape: PaperShape = FLAT
+    """The sheet's shape: board points are lifted by its height (see `sheet_height`)."""
+    sheet: tuple[float, float] = (0.0, 0.0)
+    """The sheet's width and height, millimetres (where its shape is laid out)."""
 
     @property
     def position(self) -> Matrix:
@@ -40,9 +46,28 @@ class Projection:
         return np.asarray(-self.rotation.T @ self.translation)
 
     def to_world(self, points: NDArray[np.float64]) -> NDArray[np.float64]:
-        """Board (x, y, height) -> world (x, y, z), N x 3."""
+        """Board (x, y, height above the sheet) -> world (x, y, z), N x 3."""
         xy = points[:, :2] @ self.placement[:2, :2].T + self.placement[:2, 2]
-        return np.column_stack([xy, -points[:, 2]])
+        return np.column_stack([xy, -(points[:, 2] + self.lift(points[:, :2]))])
+
+    def lift(self, points: NDArray[np.float64]) -> NDArray[np.float64]:
+        """The sheet's height above the table at board points (N x 2), millimetres."""
+        if self.shape.flat:
+            return np.zeros(len(points))
+        return sheet_height(self.shape, self.sheet, points)
+
+    @property
+    def flat(self) -> Projection:
+        """The same camera over a flat sheet: for things held above the board (hands)."""
+        return replace(self, shape=FLAT)
+
+    def resting_at(self, point: tuple[float, float]) -> Projection:
+        """The same camera, with the table raised to the sheet's height at `point` and the
+        sheet flat on it: for something stiff lying there (a counter, a card) or a crystal's
+        shadow falling around its foot."""
+        height = float(self.lift(np.array([point], np.float64))[0])
+        translation = self.translation - height * self.rotation[:, 2]
+        return replace(self, translation=kept(translation), shape=FLAT)
 
     def project_world(self, points: NDArray[np.float64]) -> NDArray[np.float64]:
         """World N x 3 -> image N x 2 (pixels)."""
@@ -102,8 +127,47 @@ def _projection(width: float, height: float, conditions: Conditions) -> Projecti
     position = target - distance * rotation[2]
     translation = -rotation @ position
     return Projection(
-        kept(intrinsics), kept(rotation), kept(translation), kept(placement), conditions.size
+        kept(intrinsics),
+        kept(rotation),
+        kept(translation),
+        kept(placement),
+        conditions.size,
+        conditions.paper_shape,
+        (width, height),
     )
+
+
+FOLD_FALL = 22.0
+"""How far from a crease (mm) a fold's ridge falls to a third of its height."""
+
+
+def sheet_height(
+    shape: PaperShape, sheet: tuple[float, float], points: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    """The sheet's height above the table at board points (N x 2), millimetres: a smooth
+    bow, a corner curling up from where it leaves the table, ridges along creases."""
+    width, height = sheet
+    x, y = points[:, 0], points[:, 1]
+    lift = np.zeros(len(points))
+    bow = shape.bow
+    if bow is not None:
+        along = x / width if bow.axis is Axis.X else y / height
+        arch = np.sin(np.pi * np.clip(along, 0.0, 1.0))
+        lift += bow.height * arch if bow.height > 0 else -bow.height * (1.0 - arch)
+    curl = shape.corner
+    if curl is not None:
+        east = curl.corner in (Corner.NORTH_EAST, Corner.SOUTH_EAST)
+        south = curl.corner in (Corner.SOUTH_EAST, Corner.SOUTH_WEST)
+        dx = (width - x) if east else x
+        dy = (height - y) if south else y
+        # The paper leaves the table along a line cutting the corner off and curves up from
+        # it, more steeply the nearer the tip (as paper that was rolled does).
+        reach = np.clip(1.0 - (dx + dy) / curl.extent, 0.0, None)
+        lift += curl.height * reach**2
+    for fold in shape.folds:
+        across = x - fold.at * width if fold.axis is Axis.X else y - fold.at * height
+        lift += fold.height * np.exp(-np.abs(across) / FOLD_FALL)
+    return lift
 
 
 def _fit(

@@ -4,6 +4,7 @@ camera under the given conditions, down to a decoded JPEG frame.
     shot = render(board, scene, Conditions.easy(), seed=1)
     shot.image          # BGR uint8, what a webcam would have delivered
     shot.homography     # board millimetres on the table -> pixels of `image`
+    shot.to_image(pts)  # board millimetres on the sheet as it lies (bowed, curled) -> pixels
     shot.jpeg           # the encoded frame, for timing a decoder
 
 The seed fixes everything that is not the sensor: where pieces lie, the hands' skin. The
@@ -63,6 +64,14 @@ class Rendered:
     """True where a hand or forearm covers the picture."""
     hand_over_board: bool
     """Whether any hand covers part of the sheet."""
+    view: Projection
+    """The camera, and the sheet's shape under it."""
+
+    def to_image(self, points: NDArray[np.float64]) -> NDArray[np.float64]:
+        """Board points (N x 2) on the sheet as it lies -> image pixels (N x 2): where they
+        are seen, the sheet's bow, curl and folds included (`homography` takes it flat)."""
+        flat = np.asarray(points, np.float64).reshape(-1, 2)
+        return self.view.project(np.column_stack([flat, np.zeros(len(flat))]))
 
 
 def render(
@@ -78,10 +87,16 @@ def render(
     _draw_flats(image, board, scene, seed, counters, view, lamp)
     laid = lay_crystals(board, scene, seed, counters)
     diameter = board.crystal_diameter
-    crystals.draw_shadows(image, laid, view, lamp, diameter)
+    if conditions.paper_shape.flat:
+        crystals.draw_shadows(image, laid, view, lamp, diameter)
+    else:
+        # Each crystal's shadow falls on the paper around it, at the sheet's height there.
+        for crystal in laid:
+            crystals.draw_shadows(image, [crystal], view.resting_at(crystal.centre), lamp, diameter)
     crystals.draw_crystals(image, laid, view, lamp, conditions.shine, diameter, seed)
     hand_mask = np.zeros((height, width), bool)
-    _draw_hands(image, scene, seed, conditions, board, view, lamp, hand_mask)
+    # Hands are held well above the board: the paper's shape under them does not move them.
+    _draw_hands(image, scene, seed, conditions, board, view.flat, lamp, hand_mask)
 
     # Then the camera: lens, exposure under the room's light, sensor noise, processing.
     frame_rng = random_stream(seed, "frame", frame)
@@ -97,6 +112,7 @@ def render(
         jpeg=jpeg,
         hand_mask=hand_mask,
         hand_over_board=bool(scene.hands) and _covers_board(hand_mask, board, homography),
+        view=view,
     )
 
 
@@ -114,14 +130,14 @@ def _draw_flats(
         texture = counter_texture(counter.value, size)
         flats.lay_flat(
             image, texture, (size, size), counter.centre, counter.angle,
-            COUNTER_THICKNESS, COUNTER_EDGE, view, lamp,
+            COUNTER_THICKNESS, COUNTER_EDGE, view.resting_at(counter.centre), lamp,
         )  # fmt: skip
     card = lay_card(board, scene, seed)
     if card is not None:
         texture = card_texture(card.deck, card.number)
         flats.lay_flat(
             image, texture, CARD_SIZE, card.centre, card.angle,
-            CARD_THICKNESS, CARD_EDGE, view, lamp,
+            CARD_THICKNESS, CARD_EDGE, view.resting_at(card.centre), lamp,
         )  # fmt: skip
 
 
@@ -182,14 +198,21 @@ def _table_and_board(board: Board, conditions: Conditions) -> Image:
     step = 1 / BOARD_PX_PER_MM
     texture_to_board = np.array([[step, 0, step / 2], [0, step, step / 2], [0, 0, 1.0]])
     # Only the sheet's bounding box needs warping; the table shows everywhere else.
-    outline = view.project(
+    outline = view.flat.project(
         np.array(
             [[0, 0, 0], [board.width, 0, 0], [board.width, board.height, 0], [0, board.height, 0.0]]
         )
     )
-    left, top = np.maximum(np.floor(outline.min(axis=0)).astype(int) - 1, 0)
-    right, bottom = np.minimum(np.ceil(outline.max(axis=0)).astype(int) + 2, (width, height))
+    # A sheet lifted off the table is seen further out from the picture's middle.
+    grow = 0 if conditions.paper_shape.flat else 40
+    left, top = np.maximum(np.floor(outline.min(axis=0)).astype(int) - 1 - grow, 0)
+    right, bottom = np.minimum(np.ceil(outline.max(axis=0)).astype(int) + 2 + grow, (width, height))
     if right <= left or bottom <= top:
+        return kept(image)
+    if not conditions.paper_shape.flat:
+        box = (int(left), int(top), int(right), int(bottom))
+        printed = np.asarray(texture, np.uint8)
+        _lay_shaped_sheet(image, printed, board, view, light(conditions), box)
         return kept(image)
     shift = np.array([[1, 0, -left], [0, 1, -top], [0, 0, 1.0]])
     cv2.warpPerspective(
@@ -201,6 +224,74 @@ def _table_and_board(board: Board, conditions: Conditions) -> Image:
         borderMode=cv2.BORDER_TRANSPARENT,
     )
     return kept(image)
+
+
+SHAPE_GRID_MM = 2.0
+"""Spacing of the board points at which a shaped sheet's lift and shading are worked out."""
+SHAPE_MARGIN_MM = 30.0
+
+
+def _lay_shaped_sheet(
+    image: Image,
+    texture: Image,
+    board: Board,
+    view: Projection,
+    lamp: Light,
+    box: tuple[int, int, int, int],
+) -> None:
+    """The printed sheet, lifted off the table by its shape, over the picture's `box`.
+
+    Each pixel shows the board point whose lifted self projects onto it. Seen through the
+    flat sheet's homography, lifting shifts a point by a few millimetres, smoothly: so the
+    board point is found by fixed-point steps from the flat guess, taking away the shift
+    at the current guess (read off a grid). The paper is shaded by how each bit of it faces
+    the lamp."""
+    left, top, right, bottom = box
+    inverse = np.linalg.inv(view.homography())
+    step, margin = SHAPE_GRID_MM, SHAPE_MARGIN_MM
+    xs = np.arange(-margin, board.width + margin + step, step)
+    ys = np.arange(-margin, board.height + margin + step, step)
+    grid = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
+    seen = view.project(np.column_stack([grid, np.zeros(len(grid))]))
+    as_flat = cv2.perspectiveTransform(seen.reshape(-1, 1, 2), inverse).reshape(-1, 2)
+    shift = (as_flat - grid).reshape(len(ys), len(xs), 2).astype(np.float32)
+    lift = view.lift(grid).reshape(len(ys), len(xs))
+    slope_y, slope_x = np.gradient(lift, step)
+    slopes = np.stack([slope_x, slope_y], axis=-1) @ view.placement[:2, :2].T
+    normals = np.concatenate([-slopes, -np.ones((*lift.shape, 1))], axis=-1)
+    normals /= np.linalg.norm(normals, axis=-1, keepdims=True)
+    shade = lamp.shade(normals.reshape(-1, 3)).reshape(lift.shape).astype(np.float32)
+
+    us, vs = np.meshgrid(np.arange(left, right, dtype=np.float64), np.arange(top, bottom))
+    pixels = np.stack([us, vs], axis=-1).reshape(-1, 1, 2).astype(np.float64)
+    guess = cv2.perspectiveTransform(pixels, inverse).reshape(bottom - top, right - left, 2)
+    point = guess.astype(np.float32)
+    for _ in range(6):
+        map_x = (point[..., 0] + margin) / step
+        map_y = (point[..., 1] + margin) / step
+        moved = cv2.remap(shift, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        point = (guess - moved).astype(np.float32)
+    texture_x = point[..., 0] * BOARD_PX_PER_MM - 0.5
+    texture_y = point[..., 1] * BOARD_PX_PER_MM - 0.5
+    region = image[top:bottom, left:right]
+    printed = cv2.remap(
+        texture, texture_x, texture_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT
+    )
+    lit = cv2.remap(
+        shade,
+        (point[..., 0] + margin) / step,
+        (point[..., 1] + margin) / step,
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    on_sheet = (
+        (point[..., 0] >= 0)
+        & (point[..., 0] <= board.width)
+        & (point[..., 1] >= 0)
+        & (point[..., 1] <= board.height)
+    )
+    shaded = np.clip(printed.astype(np.float32) * lit[..., None], 0, 255).astype(np.uint8)
+    region[on_sheet] = shaded[on_sheet]
 
 
 def _print_tones(tint: tuple[float, float, float], ink: float) -> NDArray[np.float32]:
