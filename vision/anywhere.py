@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 from companion.errors import UserError
 from vision.calibration import core_samples
 from vision.colours import NEUTRAL_CHROMA, chroma_distance, features, hue_and_saturation
-from vision.crystal_groups import MIN_PER_COLOUR, Spot, check_findable, plan_from_spots
+from vision.crystal_groups import Spot, check_findable, plan_from_spots
 from vision.geometry import Board
 from vision.measure import Measured, Measurer, measure_all
 from vision.plans import Place
@@ -49,12 +49,6 @@ def find_plan(
     UserError, one sentence, when the board cannot be seen or the crystals leave a doubt."""
     check_findable(board, colours)
     return plan_from_spots(find_spots(board, frames, empty), colours)
-
-
-def anywhere_instructions(colours: Sequence[str]) -> str:
-    """What to lay, in words: 'at least 2 red, blue and yellow crystals each, ...'."""
-    names = ", ".join(colours[:-1]) + f" and {colours[-1]}" if len(colours) > 1 else colours[0]
-    return f"at least {MIN_PER_COLOUR} {names} crystals each, anywhere on the places, one a place"
 
 
 def find_spots(board: Board, frames: Sequence[Image], empty: Image | None) -> list[Spot]:

@@ -56,6 +56,15 @@ def check_findable(board: Board, colours: Sequence[str]) -> None:
         raise UserError(reason)
 
 
+def anywhere_instructions(colours: Sequence[str]) -> str:
+    """What to lay, in words: 'at least 2 red, blue and yellow crystals each, ...'."""
+    where = "anywhere on the places, one a place"
+    if len(colours) == 1:
+        return f"at least {MIN_PER_COLOUR} {colours[0]} crystals, {where}"
+    names = ", ".join(colours[:-1]) + f" and {colours[-1]}"
+    return f"at least {MIN_PER_COLOUR} {names} crystals each, {where}"
+
+
 def plan_from_spots(spots: Sequence[Spot], colours: Sequence[str]) -> dict[str, tuple[Place, ...]]:
     """Which colour lies where; UserError (one sentence) when the spots leave a doubt."""
     check_colour_names(colours)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.config import default_data_dir
 from companion.errors import UserError
+from vision.crystal_groups import anywhere_instructions, check_findable
 from vision.plans import Plan, calibration_plan_for, found_words, load_plan, plan_instructions
 
 __all__ = ["calibration_plan_for", "default_calibration_path", "parse_roles", "plan_instructions"]
@@ -162,7 +163,10 @@ def _calibrate(args: argparse.Namespace) -> int:
     colours = [c.strip() for c in args.colours.split(",") if c.strip()]
     plan = _plan(args, board, colours)
     roles = parse_roles(args.roles, colours)
-    instructions = plan_instructions(board, plan) if plan else _anywhere_instructions(colours)
+    if plan is None:
+        instructions = anywhere_instructions(colours)
+    else:
+        instructions = plan_instructions(board, plan)
     if args.show_plan:
         print(f"Lay the board out empty, then put {instructions}.")
         return 0
@@ -216,19 +220,11 @@ def _plan(args: argparse.Namespace, board: Board, colours: list[str]) -> Plan | 
     if args.empty is not None and not args.anywhere:
         raise UserError("--empty goes with --anywhere: the crystals are found against it")
     if args.anywhere:
-        from vision.crystal_groups import check_findable
-
         check_findable(board, colours)
         return None
     if args.plan is not None:
         return load_plan(Path(args.plan), board, colours)
     return calibration_plan_for(board, colours)
-
-
-def _anywhere_instructions(colours: list[str]) -> str:
-    from vision.anywhere import anywhere_instructions
-
-    return anywhere_instructions(colours)
 
 
 def _found_plan(board: Board, frames: list[Any], colours: list[str], empty: str | None) -> Plan:
