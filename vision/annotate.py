@@ -1,6 +1,6 @@
 """The camera's view with what was read drawn over it, for setting the camera up.
 
-    picture = annotate(image, reading, board, homography, markers)
+    picture = annotate(image, reading, board, fit.mapping, markers)
 
 Each zone is outlined where the board registration puts it: green when read empty, in
 the crystals' colour names (a label beside it) when holding some, amber when unsure, grey
@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 
 from vision.geometry import Board
 from vision.reading import BoardReading
+from vision.registration import BoardMapping
 
 if TYPE_CHECKING:
     from vision.reader import BoardReader
@@ -37,37 +38,39 @@ def annotate(
     image: Image,
     reading: BoardReading,
     board: Board,
-    homography: NDArray[np.float64] | None,
+    mapping: BoardMapping | NDArray[np.float64] | None,
     markers: Sequence[NDArray[np.float32]] = (),
 ) -> Image:
+    """`mapping` places the board in the picture: the registration's (which follows a sheet
+    that is not flat), or a bare homography."""
     picture = image.copy()
     for corners in markers:
         cv2.polylines(picture, [corners.astype(np.int32)], True, BLUE, 2, cv2.LINE_AA)
-    if homography is not None:
-        _draw_zones(picture, reading, board, homography)
+    if mapping is not None:
+        if not isinstance(mapping, BoardMapping):
+            mapping = BoardMapping(np.asarray(mapping, np.float64))
+        _draw_zones(picture, reading, board, mapping)
     _banner(picture, reading)
     return picture
 
 
 def _outline(
-    centre: tuple[float, float], radius: float, homography: NDArray[np.float64]
+    centre: tuple[float, float], radius: float, mapping: BoardMapping
 ) -> NDArray[np.int32]:
     angles = np.linspace(0, 2 * np.pi, 24, endpoint=False)
     circle = np.stack(
         [centre[0] + radius * np.cos(angles), centre[1] + radius * np.sin(angles)], axis=1
     )
-    projected = cv2.perspectiveTransform(circle.reshape(-1, 1, 2), homography)
+    projected = mapping.to_image(circle)
     return np.asarray(np.round(projected), np.int32).reshape(-1, 1, 2)
 
 
-def _draw_zones(
-    picture: Image, reading: BoardReading, board: Board, homography: NDArray[np.float64]
-) -> None:
+def _draw_zones(picture: Image, reading: BoardReading, board: Board, mapping: BoardMapping) -> None:
     scale = max(0.35, min(1.0, picture.shape[1] / 2400))
     for zone in board.zones():
         result = reading.zones.get(zone.key)
         radius = board.place_radius if zone.key.isdigit() else zone.radius
-        outline = _outline(zone.centre, radius, homography)
+        outline = _outline(zone.centre, radius, mapping)
         if result is None or result.occluded:
             cv2.polylines(picture, [outline], True, GREY, 1, cv2.LINE_AA)
             continue
@@ -123,7 +126,7 @@ def annotate_read(reader: BoardReader, image: Image) -> tuple[Image, BoardReadin
         image,
         reading,
         reader.board,
-        None if fit is None else fit.homography,
+        None if fit is None else fit.mapping,
         () if fit is None else fit.detection.corners,
     )
     return picture, reading

@@ -91,7 +91,7 @@ class Measurer:
         fit = self.tracker.update(image)
         if fit is None:
             return None
-        patches = self.sampler.sample(image, fit.homography)
+        patches = self.sampler.sample(image, fit.mapping)
         # A mean, not a median: paper points are chosen clear of print, and it is cheaper.
         paper = patches.paper.reshape(len(patches.paper), -1, 3).mean(axis=1)
         white = fit_white(self.sampler.paper_points, paper, patches.paper_inside)

@@ -127,7 +127,7 @@ class BoardReader:
         change is judged against it, so the frame after a hand has gone (which differs from
         the hand's frame everywhere the hand was) is judged by what really changed."""
         self.fit: Fit | None = None
-        """The last frame's registration (homography and markers), for drawing over it."""
+        """The last frame's registration (mapping and markers), for drawing over it."""
         self._classes_now: NDArray[np.uint8] = np.zeros((0,), np.uint8)
         self._ratios_now: NDArray[np.float64] = np.zeros((0, 0))
         """The last frame's class of every point, and each zone's colours in crystals."""
@@ -454,9 +454,7 @@ class BoardReader:
         )
         centre = (zone.centre[0] + (x0 + x1) / 2, zone.centre[1] + (y0 + y1) / 2)
         half = max(x1 - x0, y1 - y0) / 2 + 2.0
-        fine = sampler.sample_region(
-            image, measured.fit.homography, centre, half, COUNTER_PX_PER_MM
-        )
+        fine = sampler.sample_region(image, measured.fit.mapping, centre, half, COUNTER_PX_PER_MM)
         white = np.maximum(measured.white.at(np.array([zone.centre])), 1.0)[0]
         fine = self._without_markers(fine, centre, half, white)
         classes = self.table.lookup(fine / white)

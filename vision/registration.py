@@ -1,5 +1,6 @@
-"""Finding the board in a frame: ArUco markers -> a homography from board millimetres to
-image pixels, fitted anew every frame so a nudged board is followed.
+"""Finding the board in a frame: ArUco markers -> a mapping from board millimetres to image
+pixels (a homography, bent by a smooth warp where the sheet does not lie flat), fitted anew
+every frame so a nudged board is followed.
 
 Markers are looked for in a half-size grey image (four times fewer pixels; the board's
 markers are large) and their corners refined on the full-size one; when too few are found
@@ -8,7 +9,15 @@ tracker keeps the last good fit and says so (`held`): hands often cover part of 
 
     tracker = RegistrationTracker(board)
     fit = tracker.update(grey)          # Fit | None
+    fit.mapping.to_image(points)        # board mm (N x 2) -> image px, the sheet's warp included
     fit.homography, fit.registration.markers_seen, fit.registration.held
+
+A printed sheet is rarely flat: bowed, a corner curled, fold lines. Lifted by a few
+millimetres, the paper is seen shifted by up to as much (more from a tilted camera), which
+one homography cannot follow. So the homography is fitted to all the markers' corners, and
+what it leaves at them, in board millimetres, is taken up by a thin-plate spline: smooth,
+regularised so that the corners' noise is not fitted, and used only when the homography
+leaves more than the noise and enough markers are seen to say how the sheet lies.
 """
 
 from __future__ import annotations
@@ -40,6 +49,130 @@ GOOD_ERROR_MM = 0.5
 """A fit whose markers stray less than this needs no harder look."""
 EFFORTS = 3
 """Ways of looking for markers, each slower than the last (see MarkerFinder.find)."""
+WARP_MARKERS = 14
+"""Fewer markers than this and the plain homography is used: too few to say how the sheet
+bends, and a bend fitted to them would be guessed between them."""
+CORNER_ASTRAY_MM = 0.8
+"""A corner this far from the warp through the others was found wrong (a finger over it):
+a sheet's bend moves neighbouring corners alike."""
+SMOOTHINGS = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0)
+"""The thin-plate spline's regularisations tried, least first (board coordinates scaled to
+about 1): the least follows a corner curled within 60 mm, the most is nearly a plane."""
+WARP_RMS_MM = 0.4
+"""A warp is fitted when the markers lie this far (root mean square) from where the
+homography puts them, or ..."""
+WARP_MARKER_MM = 1.2
+"""... some marker lies this far from it: less is what blur, noise and a low resolution
+leave on a flat sheet (up to about 0.35 and 1 mm measured), and shifts places too little
+to matter."""
+MARKER_NOISE_MM = 0.15
+"""How far a marker's position strays on a flat sheet at the least, all its corners
+together: the warp is left that much slack at every corner."""
+LEAST_NOISE_MM = 0.05
+WARP_GRID_MM = 5.0
+"""The warp is worked out on a grid this fine and interpolated in between."""
+WARP_MARGIN_MM = 25.0
+
+
+class Warp:
+    """A smooth displacement of board points (mm), worked out on a grid over the sheet.
+
+    A thin-plate spline through the markers' corners, fitted once; looking it up for the
+    thousands of points a frame samples is a bilinear interpolation on the grid."""
+
+    __slots__ = ("_grid", "_origin", "_step")
+
+    def __init__(self, board: Board, spline: _Spline) -> None:
+        centre, scale = _frame(board)
+        step = WARP_GRID_MM
+        xs = np.arange(-WARP_MARGIN_MM, board.width + WARP_MARGIN_MM + step, step)
+        ys = np.arange(-WARP_MARGIN_MM, board.height + WARP_MARGIN_MM + step, step)
+        grid = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
+        self._grid = spline.at((grid - centre) / scale).reshape(len(ys), len(xs), 2)
+        self._origin = np.array([xs[0], ys[0]])
+        self._step = step
+
+    def at(self, points: Matrix) -> Matrix:
+        """The displacement (mm, N x 2) at board points (N x 2); constant beyond the grid."""
+        rows, columns = self._grid.shape[:2]
+        where = (points - self._origin) / self._step
+        x = np.clip(where[:, 0], 0.0, columns - 1.000001)
+        y = np.clip(where[:, 1], 0.0, rows - 1.000001)
+        left, top = x.astype(np.intp), y.astype(np.intp)
+        fx, fy = (x - left)[:, None], (y - top)[:, None]
+        g = self._grid
+        upper = g[top, left] * (1 - fx) + g[top, left + 1] * fx
+        lower = g[top + 1, left] * (1 - fx) + g[top + 1, left + 1] * fx
+        return np.asarray(upper * (1 - fy) + lower * fy, np.float64)
+
+
+def _frame(board: Board) -> tuple[Matrix, float]:
+    """The board's centre and half its longer side: the spline's coordinates are scaled by
+    these to about 1 (so its regularisation means the same on any board)."""
+    return np.array([board.width / 2, board.height / 2]), max(board.width, board.height) / 2
+
+
+class _Spline:
+    """A regularised thin-plate spline from the plane to displacements (N x 2)."""
+
+    def __init__(self, points: Matrix, values: Matrix, smoothing: float) -> None:
+        count = len(points)
+        kernel = _kernel(points, points) + smoothing * np.eye(count)
+        affine = np.column_stack([np.ones(count), points])
+        system = np.zeros((count + 3, count + 3))
+        system[:count, :count] = kernel
+        system[:count, count:] = affine
+        system[count:, :count] = affine.T
+        right = np.zeros((count + 3, 2))
+        right[:count] = values
+        solved = np.linalg.lstsq(system, right, rcond=None)[0]
+        self._points = points
+        self._weights = solved[:count]
+        self._affine = solved[count:]
+
+    def at(self, points: Matrix) -> Matrix:
+        affine = np.column_stack([np.ones(len(points)), points]) @ self._affine
+        return np.asarray(_kernel(points, self._points) @ self._weights + affine, np.float64)
+
+
+def _kernel(a: Matrix, b: Matrix) -> Matrix:
+    squared = ((a[:, None, :] - b[None, :, :]) ** 2).sum(axis=-1)
+    # r^2 log r, written with r^2 (and 0 where r is 0).
+    return np.asarray(0.5 * squared * np.log(np.maximum(squared, 1e-12)), np.float64)
+
+
+class BoardMapping:
+    """Board millimetres -> image pixels: the homography from every marker, and the sheet's
+    warp (None for a flat sheet) applied to board points before it.
+
+    Every board point the reader looks at (zones, paper, rim, counters, markers' cells)
+    goes through one of these, so all of them follow the sheet alike."""
+
+    __slots__ = ("homography", "warp")
+
+    def __init__(self, homography: Matrix, warp: Warp | None = None) -> None:
+        self.homography = homography
+        self.warp = warp
+
+    def to_image(self, points: NDArray[np.floating]) -> Matrix:
+        """Board points (N x 2, mm) -> image pixels (N x 2)."""
+        flat = np.asarray(points, np.float64).reshape(-1, 2)
+        if self.warp is not None:
+            flat = flat + self.warp.at(flat)
+        return np.asarray(
+            cv2.perspectiveTransform(flat.reshape(-1, 1, 2), self.homography).reshape(-1, 2),
+            np.float64,
+        )
+
+    def same_as(self, other: BoardMapping | None) -> bool:
+        """Whether `other` maps every point where this does (the same fit, kept)."""
+        if other is None:
+            return False
+        return other is self or (
+            self.warp is None
+            and other.warp is None
+            and np.array_equal(self.homography, other.homography)
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,10 +186,15 @@ class Detection:
 
 @dataclass(frozen=True, slots=True)
 class Fit:
-    homography: Matrix
+    mapping: BoardMapping
     """Board millimetres -> image pixels."""
     registration: Registration
     detection: Detection
+
+    @property
+    def homography(self) -> Matrix:
+        """The plain homography (the sheet taken flat), for drawing over a frame."""
+        return self.mapping.homography
 
 
 class MarkerFinder:
@@ -126,6 +264,13 @@ class MarkerFinder:
 
 def fit_homography(board: Board, detection: Detection) -> tuple[Matrix, float] | None:
     """Board mm -> image px from every detected marker corner, and the RMS error in mm."""
+    fitted = fit_mapping(board, detection)
+    return None if fitted is None else (fitted[0].homography, fitted[1])
+
+
+def fit_mapping(board: Board, detection: Detection) -> tuple[BoardMapping, float] | None:
+    """Board mm -> image px from every detected marker corner (the homography, and the
+    sheet's warp where it does not lie flat), and the RMS error in mm left at the corners."""
     if len(detection.ids) < MIN_MARKERS:
         return None
     seen = set(detection.ids)
@@ -137,17 +282,77 @@ def fit_homography(board: Board, detection: Detection) -> tuple[Matrix, float] |
         [corner for i in detection.ids for corner in board.marker_corners(i)], np.float64
     )
     image_points = np.concatenate(detection.corners).astype(np.float64)
-    homography, _mask = cv2.findHomography(board_points, image_points, cv2.RANSAC, 3.0)
-    if homography is None:
+    found, _mask = cv2.findHomography(board_points, image_points, cv2.RANSAC, 3.0)
+    if found is None:
         return None
+    homography: Matrix = np.asarray(found, np.float64)
     back = cv2.perspectiveTransform(
         image_points.reshape(-1, 1, 2), np.linalg.inv(homography)
     ).reshape(-1, 2)
-    errors = np.linalg.norm(back - board_points, axis=1)
+    shifts = back - board_points
+    warp = _warp(board, board_points, shifts)
+    if warp is not None:
+        shifts = shifts - warp.at(board_points)
+    errors = np.linalg.norm(shifts, axis=1)
     # The worst quarter of corners may belong to a marker half under a finger: judge the rest.
     kept = np.sort(errors)[: max(4, math.ceil(len(errors) * 0.75))]
     rms = float(np.sqrt(np.mean(kept**2)))
-    return homography.astype(np.float64), rms
+    return BoardMapping(homography, warp), rms
+
+
+def _warp(board: Board, corners: Matrix, shifts: Matrix) -> Warp | None:
+    """The sheet's warp from where the homography leaves the markers' corners (4 a marker,
+    in order), or None when the sheet is flat as far as the markers tell, or too few are
+    seen to tell.
+
+    A blurred marker's corners are all found a little in (or out) from where they are, the
+    same in every marker: that pattern is taken away first. A warp is fitted only where the
+    markers lie clearly further from the homography than a flat sheet leaves them (what
+    it leaves there is noise, which no warp should follow), and as smooth as leaves the
+    corners within their noise (how far they scatter about their marker's shift, and
+    never less than a marker's own). A corner far from the warp through the others (found
+    wrong: a finger over it) is left out, and the warp fitted again."""
+    markers = len(corners) // 4
+    if markers < WARP_MARKERS:
+        return None
+    per_marker = shifts.reshape(markers, 4, 2)
+    own = per_marker - np.median(per_marker, axis=1, keepdims=True)
+    pattern = np.median(own, axis=0)
+    values = (per_marker - pattern).reshape(-1, 2)
+    deviation = np.linalg.norm(own - pattern, axis=-1)
+    # A robust spread (the median deviation of a 2-d normal is 1.18 sigma).
+    noise = max(LEAST_NOISE_MM, float(np.median(deviation)) / 1.18)
+    misses = np.linalg.norm(values.reshape(markers, 4, 2).mean(axis=1), axis=1)
+    if misses.max() < WARP_MARKER_MM and math.sqrt(np.mean(misses**2)) < WARP_RMS_MM:
+        return None
+    noise = max(noise, MARKER_NOISE_MM)
+    centre, scale = _frame(board)
+    points = (corners - centre) / scale
+    kept = np.ones(len(points), bool)
+    spline = _smoothest(points, values, noise)
+    for _ in range(2):
+        astray = np.linalg.norm(spline.at(points) - values, axis=1) > max(
+            CORNER_ASTRAY_MM, 4 * noise
+        )
+        if not (astray & kept).any():
+            break
+        kept &= ~astray
+        if kept.sum() < 4 * WARP_MARKERS:
+            return None
+        spline = _smoothest(points[kept], values[kept], noise)
+    return Warp(board, spline)
+
+
+def _smoothest(points: Matrix, values: Matrix, noise: float) -> _Spline:
+    """The smoothest spline (of SMOOTHINGS) that leaves the points within their noise."""
+    chosen = _Spline(points, values, SMOOTHINGS[0])
+    for smoothing in SMOOTHINGS[1:]:
+        spline = _Spline(points, values, smoothing)
+        left = np.linalg.norm(spline.at(points) - values, axis=1)
+        if math.sqrt(np.mean(left**2)) > noise:
+            break
+        chosen = spline
+    return chosen
 
 
 def north_edge(board: Board, homography: Matrix) -> str:
@@ -188,10 +393,9 @@ class MarkerCheck:
         self.cells = cells * cells
         self.markers = len(board.markers)
 
-    def passing(self, grey: Grey, homography: Matrix) -> tuple[int, int]:
+    def passing(self, grey: Grey, mapping: BoardMapping) -> tuple[int, int]:
         """(markers whose cells all read right, markers that lie within the frame)."""
-        projected = cv2.perspectiveTransform(self.points.reshape(-1, 1, 2), homography)
-        projected = projected.reshape(self.markers, self.cells, 2)
+        projected = mapping.to_image(self.points).reshape(self.markers, self.cells, 2)
         height, width = grey.shape[:2]
         within = (
             (projected[..., 0] >= 1)
@@ -250,11 +454,11 @@ class RegistrationTracker:
         last = self._last
         apart, self._apart = self._apart, False
         if last is not None and (self._since_found < REDETECT_EVERY or apart):
-            passed, within = self._check.passing(image, last.homography)
+            passed, within = self._check.passing(image, last.mapping)
             if passed >= max(MIN_MARKERS + 1, 0.6 * within):
                 self._since_found += 1
                 checked = replace(last.registration, markers_seen=passed, held=False)
-                return Fit(last.homography, checked, last.detection)
+                return Fit(last.mapping, checked, last.detection)
         self._since_found = 0
         grey = (
             image
@@ -264,10 +468,10 @@ class RegistrationTracker:
         # A few markers found in a small, noisy picture may all lie on one edge, one misread
         # may spoil the fit, or blurred corners may make it loose: then look harder, and
         # keep the fit on the most markers.
-        best: tuple[Detection, tuple[Matrix, float]] | None = None
+        best: tuple[Detection, tuple[BoardMapping, float]] | None = None
         for effort in range(EFFORTS):
             detection = self._finder.find(grey, effort)
-            fitted = fit_homography(self._board, detection)
+            fitted = fit_mapping(self._board, detection)
             if fitted is not None and fitted[1] <= MAX_ERROR_MM:
                 if best is None or len(detection.ids) > len(best[0].ids):
                     best = (detection, fitted)
@@ -275,14 +479,14 @@ class RegistrationTracker:
                     break
         total = len(self._board.markers)
         if best is not None:
-            detection, (homography, error) = best
+            detection, (mapping, error) = best
             registration = Registration(
                 markers_seen=len(detection.ids),
                 markers_total=total,
                 error_mm=error,
-                north=north_edge(self._board, homography),
+                north=north_edge(self._board, mapping.homography),
             )
-            self._last = Fit(homography, registration, detection)
+            self._last = Fit(mapping, registration, detection)
             return self._last
         if self._last is None or apart:
             return None
@@ -293,7 +497,7 @@ class RegistrationTracker:
             held=True,
             north=self._last.registration.north,
         )
-        return Fit(self._last.homography, held, detection)
+        return Fit(self._last.mapping, held, detection)
 
 
 UNREADABLE_SHAPES = 8

@@ -2,10 +2,10 @@
 
 Warping the whole sheet to a top-down picture would cost more than the rest of the reading;
 instead every zone gets a small square patch (board millimetres -> image pixels through the
-homography, one cv2.remap for all of them) and every paper point a tiny one.
+registration's mapping, one cv2.remap for all of them) and every paper point a tiny one.
 
     sampler = Sampler(board)
-    patches = sampler.sample(image, homography)
+    patches = sampler.sample(image, fit.mapping)
     patches.zones.shape     # (points, 3): every zone's own points, BGR
     patches.paper.shape     # (paper points, k, k, 3)
     patches.inside          # per zone: did its patch fall inside the frame?
@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 
 from vision.geometry import Board, Zone
 from vision.lean import Lean
+from vision.registration import BoardMapping
 
 ZONE_PX_PER_MM = 1.5
 PAPER_PATCH = 4
@@ -56,8 +57,7 @@ class Sampler:
 
     Only a zone's own points are sampled (those nearer to it than to any other zone, within
     its radius): about half of its square, and so half the work. The projected sampling
-    maps are kept while the homography stays the same (a camera bolted over a still
-    board)."""
+    maps are kept while the mapping stays the same (a camera bolted over a still board)."""
 
     def __init__(
         self, board: Board, px_per_mm: float = ZONE_PX_PER_MM, lean: Lean | None = None
@@ -108,22 +108,18 @@ class Sampler:
         self.paper_points = np.array(board.paper, np.float64).reshape(-1, 2)
         self._rim_mm = np.array(board.rim(), np.float64)
         self.rim_sides = np.array(board.rim_sides(), np.int32)
-        self._maps_for: NDArray[np.float64] | None = None
+        self._maps_for: BoardMapping | None = None
         self._maps: tuple[_Maps, _Maps, _Maps] | None = None
 
-    def sample(self, image: Image, homography: NDArray[np.float64]) -> Patches:
-        if (
-            self._maps is None
-            or self._maps_for is None
-            or not np.array_equal(self._maps_for, homography)
-        ):
+    def sample(self, image: Image, mapping: BoardMapping) -> Patches:
+        if self._maps is None or not mapping.same_as(self._maps_for):
             height, width = image.shape[:2]
             self._maps = (
-                _Maps.of(homography, self._zone_mm, width, height),
-                _Maps.of(homography, self._paper_mm, width, height),
-                _Maps.of(homography, self._rim_mm, width, height),
+                _Maps.of(mapping, self._zone_mm, width, height),
+                _Maps.of(mapping, self._paper_mm, width, height),
+                _Maps.of(mapping, self._rim_mm, width, height),
             )
-            self._maps_for = homography.copy()
+            self._maps_for = mapping
         zone_maps, paper_maps, rim_maps = self._maps
         zones = zone_maps.remap(image)
         paper = paper_maps.remap(image)
@@ -167,7 +163,7 @@ class Sampler:
     def sample_region(
         self,
         image: Image,
-        homography: NDArray[np.float64],
+        mapping: BoardMapping,
         centre: tuple[float, float],
         half: float,
         px_per_mm: float,
@@ -177,7 +173,7 @@ class Sampler:
         count = int(2 * round(half * px_per_mm) + 1)
         points = _grid(centre, half, count).reshape(-1, 2)
         height, width = image.shape[:2]
-        return _Maps.of(homography, points, width, height).remap(image).reshape(count, count, 3)
+        return _Maps.of(mapping, points, width, height).remap(image).reshape(count, count, 3)
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,8 +184,8 @@ class _Maps:
     inside: NDArray[np.bool_]
 
     @classmethod
-    def of(cls, homography: NDArray[np.float64], points: Floats, width: int, height: int) -> _Maps:
-        projected = cv2.perspectiveTransform(points.reshape(-1, 1, 2), homography).reshape(-1, 2)
+    def of(cls, mapping: BoardMapping, points: Floats, width: int, height: int) -> _Maps:
+        projected = mapping.to_image(points)
         inside = (
             (projected[:, 0] >= 0)
             & (projected[:, 0] <= width - 1)
