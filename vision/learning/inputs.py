@@ -21,68 +21,78 @@ from numpy.typing import NDArray
 
 from vision.colours import ColourModel
 from vision.measure import Measured
+from vision.sampling import Sampler
 
 GRID = 20
 """Cells across a zone's picture (a crystal is about 7 cells wide)."""
 CHANNELS = 6
+NEAR = 0.9
+"""A cell this close to a colour (in its own spread, 1 = a crystal's) may be part of one."""
 LIMIT = 4.0
 """Inputs are kept within +-LIMIT: a pixel far off every colour needs no finer measure."""
 
 Floats = NDArray[np.float32]
 
 
-def zone_squares(
-    measured: Measured, which: NDArray[np.intp] | None = None
-) -> tuple[Floats, NDArray[np.bool_]]:
-    """The reflectance of zones `which` (all by default) on their square patches, 0 off
-    their own points, and the masks of their own points."""
-    sampler = measured.sampler
-    count = len(sampler.zones)
-    chosen = np.arange(count) if which is None else np.asarray(which, np.intp)
+def context_index(sampler: Sampler) -> NDArray[np.intp]:
+    """(zones, S * S): for every pixel of every zone's square patch, the sampled point that
+    shows the same spot of the picture (its own zone's, or a neighbour's), -1 for none.
+
+    A zone's square reaches into its neighbours: a crystal pushed across the line shows
+    whole, and the network sees on which side most of it lies."""
     size = sampler.size
-    position = np.full(count, -1, np.intp)
-    position[chosen] = np.arange(len(chosen))
-    slot = position[sampler.zone_of_point]
-    kept = slot >= 0
-    squares = np.zeros((len(chosen), size * size, 3), np.float32)
-    squares[slot[kept], sampler.place_in_patch[kept]] = measured.reflectance[kept]
-    return squares.reshape(len(chosen), size, size, 3), sampler.masks[chosen]
+    zones = len(sampler.zones)
+    flat = np.full((zones, size * size), -1, np.intp)
+    flat[sampler.zone_of_point, sampler.place_in_patch] = np.arange(len(sampler.zone_of_point))
+    point_at = flat.reshape(zones, size, size)
+    index = np.full((zones, size, size), -1, np.intp)
+    rows, columns = np.mgrid[0:size, 0:size]
+    for zone in range(zones):
+        owners = sampler.owners[zone]
+        for owner in np.unique(owners[owners >= 0]).tolist():
+            drow, dcolumn = (0, 0) if owner == zone else sampler.across(zone, owner)
+            here = owners == owner
+            r = rows[here] + drow
+            c = columns[here] + dcolumn
+            fits = (r >= 0) & (r < size) & (c >= 0) & (c < size)
+            picked = np.full(len(r), -1, np.intp)
+            picked[fits] = point_at[owner, r[fits], c[fits]]
+            index[zone][here] = picked
+    return index.reshape(zones, size * size)
+
+
+def zone_squares(measured: Measured, index: NDArray[np.intp]) -> tuple[Floats, NDArray[np.bool_]]:
+    """Every zone's square patch as reflectance, reaching into its neighbours (bare paper
+    where no zone is), and the masks of each zone's own points. `index` is the sampler's
+    `context_index`."""
+    sampler = measured.sampler
+    reflectance = np.concatenate([measured.reflectance, np.ones((1, 3), np.float32)])
+    squares = reflectance[np.where(index >= 0, index, len(reflectance) - 1)]
+    size = sampler.size
+    return squares.reshape(len(index), size, size, 3), sampler.masks
 
 
 def shrink(squares: NDArray[np.floating], own: NDArray[np.bool_]) -> tuple[Floats, Floats]:
     """(zones, S, S, 3) reflectance and (zones, S, S) own-point masks -> the mean
-    reflectance of each zone's own points in every GRID x GRID cell, and the share of
-    each cell that is the zone's own."""
+    reflectance in every GRID x GRID cell, and the share of each cell that is the zone's
+    own."""
     zones, size = squares.shape[0], squares.shape[1]
     cell = -(-size // GRID)
     padded = GRID * cell
-    values = np.zeros((zones, padded, padded, 3), np.float32)
+    values = np.ones((zones, padded, padded, 3), np.float32)
     weights = np.zeros((zones, padded, padded), np.float32)
     start = (padded - size) // 2
     inner = slice(start, start + size)
-    mask = own.astype(np.float32)
-    values[:, inner, inner] = squares * mask[..., None]
-    weights[:, inner, inner] = mask
-    summed = values.reshape(zones, GRID, cell, GRID, cell, 3).sum(axis=(2, 4))
-    share = weights.reshape(zones, GRID, cell, GRID, cell).sum(axis=(2, 4))
-    mean = summed / np.maximum(share, 1e-6)[..., None]
-    # A cell with none of the zone's points reads as bare paper.
-    mean[share == 0] = 1.0
-    return mean.astype(np.float32), (share / (cell * cell)).astype(np.float32)
+    values[:, inner, inner] = squares
+    weights[:, inner, inner] = own
+    mean = values.reshape(zones, GRID, cell, GRID, cell, 3).mean(axis=(2, 4))
+    share = weights.reshape(zones, GRID, cell, GRID, cell).mean(axis=(2, 4))
+    return mean.astype(np.float32), share.astype(np.float32)
 
 
 def colour_axes(colours: Sequence[ColourModel]) -> Floats:
     """(colours, 3): each calibrated colour's hue, saturation and log brightness."""
     return np.array([[c.hue, c.saturation, c.brightness] for c in colours], np.float32)
-
-
-def zone_inputs(
-    squares: NDArray[np.floating], own: NDArray[np.bool_], colours: Sequence[ColourModel]
-) -> Floats:
-    """The network's input for every zone and colour, zone after zone:
-    (zones * colours, CHANNELS, GRID, GRID)."""
-    mean, share = shrink(squares, own)
-    return cell_inputs(mean, share, colour_axes(colours))
 
 
 def cell_inputs(mean: Floats, share: Floats, axes: Floats) -> Floats:
@@ -118,3 +128,10 @@ def cell_inputs(mean: Floats, share: Floats, axes: Floats) -> Floats:
     planes[:, :, 5] = share[:, None]
     np.clip(planes, -LIMIT, LIMIT, out=planes)
     return planes.reshape(zones * count, CHANNELS, GRID, GRID)
+
+
+def near_colour(inputs: Floats) -> NDArray[np.bool_]:
+    """Per zone-colour pair: whether any cell comes near the colour. The rest hold none of
+    it, surely."""
+    distance = np.hypot(inputs[:, 0] - 1.0, inputs[:, 1])
+    return np.asarray((distance < NEAR).any(axis=(1, 2)))

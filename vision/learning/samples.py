@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.geometry import Board, load_board
-from vision.learning.inputs import shrink, zone_squares
+from vision.learning.inputs import context_index, shrink, zone_squares
 from vision.reader import BoardReader
 from vision.synth.conditions import random_conditions
 from vision.synth.positions import calibrated, random_position, random_topology
@@ -68,13 +68,14 @@ def setup_samples(board: Board, number: int, frames: int) -> dict[str, np.ndarra
     cells: list[np.ndarray] = []
     labels: list[np.ndarray] = []
     share: np.ndarray | None = None
+    context = context_index(reader.measurer.sampler)
     for index in range(frames):
         scene = with_doubles(random_position(board, rng, topology, sides, challenge), rng)
         shot = render(board, scene, conditions, SEED_BASE + 200_000 + number * 100 + index)
         measured = reader.measurer.measure(shot.image)
         if measured is None or measured.white is None or not measured.patches.inside.all():
             continue
-        squares, own = zone_squares(measured)
+        squares, own = zone_squares(measured, context)
         mean, share = shrink(squares, own)
         cells.append(mean.astype(np.float16))
         counts = np.zeros((len(squares), len(names)), np.uint8)

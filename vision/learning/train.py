@@ -20,7 +20,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from vision.learning.inputs import CHANNELS, GRID, cell_inputs
+from vision.learning.inputs import CHANNELS, GRID, cell_inputs, near_colour
 from vision.learning.model import MAX_COUNT
 
 HELD_OUT = 0.1
@@ -74,7 +74,7 @@ def batch(
         x = cell_inputs(setup.cells[frame].astype(np.float32), setup.share, setup.axes)
         y = np.minimum(setup.labels[frame].reshape(-1), MAX_COUNT).astype(np.int64)
         # An easy pair: none of the colour there, and no cell anywhere near it.
-        near = (np.hypot(x[:, 0] - 1.0, x[:, 1]) < 1.5).any(axis=(1, 2))
+        near = near_colour(x)
         keep = (y > 0) | near | (rng.random(len(y)) < keep_easy)
         inputs.append(x[keep])
         targets.append(y[keep])
@@ -96,7 +96,11 @@ def evaluate(model: nn.Module, setups: list[SetUp], frames: list[tuple[int, int]
             setup = setups[number]
             x = cell_inputs(setup.cells[frame].astype(np.float32), setup.share, setup.axes)
             y = np.minimum(setup.labels[frame], MAX_COUNT)
-            got = model(torch.from_numpy(x)).argmax(dim=1).numpy().reshape(y.shape)
+            # As at run time: a pair with nothing near its colour holds none of it.
+            got = np.zeros(len(x), np.int64)
+            looked = near_colour(x)
+            got[looked] = model(torch.from_numpy(x[looked])).argmax(dim=1).numpy()
+            got = got.reshape(y.shape)
             pairs += y.size
             wrong_pairs += int((got != y).sum())
             zones += len(y)
@@ -137,7 +141,7 @@ def train(setups: list[SetUp], epochs: int, seed: int, frames_per_step: int) -> 
             if step < steps:
                 schedule.step()
             step += 1
-            total += float(loss)
+            total += float(loss.detach())
         took = time.monotonic() - start
         print(
             f"epoch {epoch + 1}: loss {total / max(1, len(shuffled) // frames_per_step):.4f}, "
