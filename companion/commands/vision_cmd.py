@@ -21,14 +21,11 @@ from typing import TYPE_CHECKING, Any
 
 from companion.config import default_data_dir
 from companion.errors import UserError
-from vision.crystal_groups import anywhere_instructions, check_findable
-from vision.plans import Plan, calibration_plan_for, found_words, load_plan, plan_instructions
-
-__all__ = ["calibration_plan_for", "default_calibration_path", "parse_roles", "plan_instructions"]
 
 if TYPE_CHECKING:
     from vision.calibration import Calibration
     from vision.geometry import Board
+    from vision.plans import Plan
 
 DEFAULT_NAME = "calibration.json"
 
@@ -155,9 +152,18 @@ def parse_roles(text: str, colours: list[str]) -> dict[str, str]:
     return roles
 
 
+def calibration_plan_for(board: Board, colours: list[str]) -> dict[str, tuple[int, ...]]:
+    """vision.plans.calibration_plan_for, for the callers that still look for it here."""
+    from vision.plans import calibration_plan_for as plan_for
+
+    return plan_for(board, colours)
+
+
 def _calibrate(args: argparse.Namespace) -> int:
     from vision.calibrate import calibrate
+    from vision.crystal_groups import anywhere_instructions
     from vision.geometry import load_board
+    from vision.plans import plan_instructions
 
     board = load_board(args.board)
     colours = [c.strip() for c in args.colours.split(",") if c.strip()]
@@ -211,6 +217,9 @@ def _calibrate(args: argparse.Namespace) -> int:
 
 def _plan(args: argparse.Namespace, board: Board, colours: list[str]) -> Plan | None:
     """The plan the command line asks for; None when the crystals are to be found."""
+    from vision.crystal_groups import check_findable
+    from vision.plans import load_plan
+
     if args.plan == "":
         raise UserError(
             "--plan takes a plan file (--plan FILE); to see where the crystals go, use --show-plan"
@@ -230,6 +239,7 @@ def _plan(args: argparse.Namespace, board: Board, colours: list[str]) -> Plan | 
 def _found_plan(board: Board, frames: list[Any], colours: list[str], empty: str | None) -> Plan:
     """The crystals found on the board (against its empty picture, when given), said."""
     from vision.anywhere import find_plan
+    from vision.plans import found_words
 
     reference = _load_image(Path(empty)) if empty is not None else None
     plan = find_plan(board, frames, colours, reference)

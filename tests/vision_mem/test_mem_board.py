@@ -92,7 +92,7 @@ def test_game_and_board_together_are_refused(tmp_path: Path) -> None:
 def test_the_calibration_plan_names_squares(capsys: pytest.CaptureFixture[str]) -> None:
     colours = "white,black,red,blue,green,yellow,orange,purple,brown,pink,grey"
     code = main(["vision", "calibrate", "--board", str(MEM_BOARD), "--colours", colours,
-                 "--plan"])  # fmt: skip
+                 "--show-plan"])  # fmt: skip
     assert code == 0
     out = capsys.readouterr().out
     assert out.startswith("Lay the board out empty, then put one white stone on square 0;")
