@@ -1,17 +1,42 @@
-"""Frames -> committed changes: a change counts only once it has held still.
+"""Frames -> committed changes: a change counts once enough frames, with no hand, agree on it.
 
-A zone's new contents are committed when every frame for `stable_ns` (250 ms by default)
-has read them the same, confidently and unoccluded, with nothing over the board. Any frame
-with a hand over the board (or without the board) starts every wait again, so a hand
-carrying a crystal across the board never commits a half-made move; the move is committed
-a quarter of a second after the hand has gone.
+Any frame with a hand over the board (or the registration held, or no board) starts every
+wait again, and its readings count for nothing: a hand carrying a crystal across the board
+never commits a half-made move, and nothing is ever committed on such a frame. Once the hand
+has gone, a zone's new contents are committed when the frames since have read them the same,
+unoccluded and with at least `min_confidence`, for long enough. How long is the evidence
+the reading needs, counted both ways, in frames and in time, and both must be met:
+
+- **Clear-cut: two frames, 50 ms apart or more.** Every frame of the run read the zone with
+  a confidence of `clear_confidence` (0.9) or more, and every zone the hand covered or
+  unsettled on its last frames over the board has since read the same on two frames in a
+  row. One frame is never enough, however long it stays: it is one look, and a hand's
+  blurred trail or a shadow leaving can make one look wrong. Two agreeing looks are two
+  separate exposures; at 15 frames a second they are 67 ms apart, which is the move
+  committed two frames after the hand has gone. The 50 ms are for fast cameras: at 30
+  frames a second two frames are one instant of a hand's departure (its shadow, the
+  camera's exposure catching up), so the reading must also hold for 50 ms, three frames.
+- **Less sure: longer, up to the whole `stable_ns` (250 ms).** The time needed grows from
+  50 ms at a confidence of 0.9 to 250 ms at `min_confidence` (0.6), and at least three
+  frames are needed: a reading near a threshold may repeat by chance on two looks, much
+  less on three. While a zone the hand was over has yet to read the same twice (still
+  occluded, unsure or changing: the hand may not quite have gone), every change waits the
+  whole 250 ms. A change read the same for 250 ms over two frames or more is committed
+  whatever: no change waits longer than it did when 250 ms of stillness was the only rule.
+
+So the rule is not frames alone (at 30 frames a second two frames are 33 ms) nor time alone
+(at 5 frames a second 50 ms is a single frame): from 5 to 30 frames a second a clear-cut
+move is committed on the first frame that is both the second agreeing one and 50 ms or more
+after the first, and never on a frame with a hand.
 
 Crystals do not move by themselves: once the board's contents are known, a change is
 committed only when it was first read soon (`after_hand_ns`) after a hand was over the
 board. A reading that drifts on a still board (the light changed, a crystal lost in glare)
-is never told as a move; it waits. When a hand comes, what such a zone read steadily before
-it is remembered: reading the same after the hand has gone is no change the hand made, so
-it is not told either (a crystal lost in glare stays lost whoever passes by).
+is never told as a move; it waits. When a hand comes, what such a zone read steadily (for
+`stable_ns`) before it is remembered: reading the same after the hand has gone is no change
+the hand made, so it is not told either (a crystal lost in glare stays lost whoever passes
+by). Until the contents are known (a board found with nothing said about it), they are read
+as found, with the whole `stable_ns` of stillness: there is no hand to have gone.
 
     state = FilterState.start()                        # or .start(initial contents)
     state, observation = step(state, reading)          # pure
@@ -23,10 +48,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from vision.reading import BoardObservation, BoardReading, ZoneChange
+from vision.reading import BoardObservation, BoardReading, ZoneChange, ZoneReading
 
 STABLE_NS = 250_000_000
+"""The longest a change read the same waits: for unsure readings, an unsettled board, and a
+board read as it was found."""
+QUICK_NS = 50_000_000
+"""How long a clear-cut change must have been read the same, with two frames at least."""
 MIN_CONFIDENCE = 0.6
+CLEAR_CONFIDENCE = 0.9
+QUICK_FRAMES = 2
+UNSURE_FRAMES = 3
 AFTER_HAND_NS = 2_000_000_000
 """How long after a hand was over the board a change may first be read and still be the
 hand's doing."""
@@ -37,14 +69,30 @@ class FilterSettings:
     stable_ns: int = STABLE_NS
     min_confidence: float = MIN_CONFIDENCE
     after_hand_ns: int = AFTER_HAND_NS
+    quick_ns: int = QUICK_NS
+    clear_confidence: float = CLEAR_CONFIDENCE
+    quick_frames: int = QUICK_FRAMES
+    unsure_frames: int = UNSURE_FRAMES
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """Contents a zone has read the same on every hand-free frame since `since`."""
+
+    contents: tuple[str, ...]
+    since: int
+    """When they were first read (the camera's clock)."""
+    frames: int = 1
+    lowest: float = 1.0
+    """The lowest confidence they were read with."""
 
 
 @dataclass(frozen=True, slots=True)
 class FilterState:
     committed: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """What each zone holds as far as anyone has been told; absent zones are empty."""
-    pending: Mapping[str, tuple[tuple[str, ...], int]] = field(default_factory=dict)
-    """Zone -> (contents read differently from the committed ones, since when)."""
+    pending: Mapping[str, Run] = field(default_factory=dict)
+    """Zone -> what it has read, differently from the committed contents, since when."""
     hand_ns: int | None = None
     """When a hand was last over the board (or the board out of sight)."""
     known: bool = True
@@ -52,6 +100,10 @@ class FilterState:
     agreed with what is committed, the board is read as it is found, with no hand needed."""
     doubted: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Zone -> contents it read steadily, with no hand to explain them, before a hand came."""
+    unsettled: Mapping[str, Run | None] | None = field(default_factory=dict)
+    """The zones the hand covered or unsettled on its last frames over the board, until each
+    has read the same on two hand-free frames in a row -> what it read on the last one (None:
+    nothing it could be sure of). None: every zone (the board was out of sight)."""
 
     @classmethod
     def start(cls, initial: Mapping[str, tuple[str, ...]] | None = None) -> FilterState:
@@ -69,50 +121,110 @@ def step(
     registration = reading.registration
     now = reading.t_ns
     if registration is None or registration.held or reading.hands:
-        unexplained = {
-            key: contents
-            for key, (contents, since) in state.pending.items()
-            if now - since >= settings.stable_ns
-        }
-        doubted = {**state.doubted, **unexplained} if state.known else {}
-        return replace(state, pending={}, hand_ns=now, doubted=doubted), None
+        return _hand_over(state, reading, settings), None
     doubted = dict(state.doubted)
-    pending: dict[str, tuple[tuple[str, ...], int]] = {}
+    pending: dict[str, Run] = {}
     for key, zone in reading.zones.items():
-        if zone.occluded or zone.confidence < settings.min_confidence:
+        if not _readable(zone, settings):
             continue
         if zone.crystals == state.contents(key):
             doubted.pop(key, None)
             continue
-        waiting = state.pending.get(key)
-        if waiting is not None and waiting[0] == zone.crystals:
-            pending[key] = waiting
-        else:
-            pending[key] = (zone.crystals, now)
+        pending[key] = _extended(state.pending.get(key), zone, now)
+    unsettled = _settling(state.unsettled, reading, settings)
     ready = {
-        key: v
-        for key, v in pending.items()
-        if now - v[1] >= settings.stable_ns
-        and _a_hand_did_it(state, v[1], settings)
-        and doubted.get(key) != v[0]
+        key: run
+        for key, run in pending.items()
+        if _enough(run, now, state, not unsettled, settings)
+        and _a_hand_did_it(state, run.since, settings)
+        and doubted.get(key) != run.contents
     }
     if not ready:
         known = state.known or not pending
-        return replace(state, pending=pending, known=known, doubted=doubted), None
+        after = replace(state, pending=pending, known=known, doubted=doubted, unsettled=unsettled)
+        return after, None
     committed = dict(state.committed)
     changes = []
     for key in sorted(ready, key=_zone_order):
-        after = ready[key][0]
-        changes.append(ZoneChange(key, state.contents(key), after))
-        if after:
-            committed[key] = after
+        contents = ready[key].contents
+        changes.append(ZoneChange(key, state.contents(key), contents))
+        if contents:
+            committed[key] = contents
         else:
             committed.pop(key, None)
         del pending[key]
         doubted.pop(key, None)
-    first_seen = min(since for _contents, since in ready.values())
-    told = FilterState(committed, pending, state.hand_ns, known=True, doubted=doubted)
+    first_seen = min(run.since for run in ready.values())
+    told = FilterState(committed, pending, state.hand_ns, True, doubted, unsettled)
     return told, BoardObservation(tuple(changes), first_seen)
+
+
+def _hand_over(state: FilterState, reading: BoardReading, settings: FilterSettings) -> FilterState:
+    """A frame with a hand over the board (or none to be seen): every wait starts again."""
+    now = reading.t_ns
+    unexplained = {
+        key: run.contents
+        for key, run in state.pending.items()
+        if now - run.since >= settings.stable_ns
+    }
+    doubted = {**state.doubted, **unexplained} if state.known else {}
+    # Where the hand is: zones it hides, or that read unsure or other than they hold (a
+    # crystal carried over them). Kept over all its frames: it may have swept across.
+    unsettled: dict[str, Run | None] | None = None
+    if reading.registration is not None and state.unsettled is not None:
+        unsettled = {key: None for key in state.unsettled}
+        for key, zone in reading.zones.items():
+            if not _readable(zone, settings) or zone.crystals != state.contents(key):
+                unsettled[key] = None
+    return replace(state, pending={}, hand_ns=now, doubted=doubted, unsettled=unsettled)
+
+
+def _readable(zone: ZoneReading, settings: FilterSettings) -> bool:
+    return not zone.occluded and zone.confidence >= settings.min_confidence
+
+
+def _extended(run: Run | None, zone: ZoneReading, now: int) -> Run:
+    """`run` with one more frame reading `zone`, or a new run if it reads otherwise."""
+    if run is None or run.contents != zone.crystals:
+        return Run(zone.crystals, now, 1, zone.confidence)
+    return Run(run.contents, run.since, run.frames + 1, min(run.lowest, zone.confidence))
+
+
+def _settling(
+    unsettled: Mapping[str, Run | None] | None, reading: BoardReading, settings: FilterSettings
+) -> dict[str, Run | None]:
+    """The zones the hand left unsettled that have yet to read the same twice in a row."""
+    keys = reading.zones.keys() if unsettled is None else unsettled.keys()
+    left: dict[str, Run | None] = {}
+    for key in keys:
+        zone = reading.zones.get(key)
+        if zone is None or not _readable(zone, settings):
+            left[key] = None
+            continue
+        before = None if unsettled is None else unsettled[key]
+        run = _extended(before, zone, reading.t_ns)
+        if run.frames < 2:
+            left[key] = run
+    return left
+
+
+def _enough(
+    run: Run, now: int, state: FilterState, settled: bool, settings: FilterSettings
+) -> bool:
+    """Whether `run` is evidence enough to commit, now."""
+    held = now - run.since
+    if run.frames >= 2 and held >= settings.stable_ns:
+        return True  # the longest wait: enough whatever
+    if not state.known or state.hand_ns is None or not settled:
+        return False
+    if run.lowest >= settings.clear_confidence:
+        return run.frames >= settings.quick_frames and held >= settings.quick_ns
+    # Less sure: from quick_ns at clear_confidence up to stable_ns at min_confidence.
+    doubt = (settings.clear_confidence - run.lowest) / (
+        settings.clear_confidence - settings.min_confidence
+    )
+    wait = settings.quick_ns + doubt * (settings.stable_ns - settings.quick_ns)
+    return run.frames >= settings.unsure_frames and held >= wait
 
 
 def _a_hand_did_it(state: FilterState, since: int, settings: FilterSettings) -> bool:

@@ -1,9 +1,12 @@
-"""The temporal filter: changes commit only after holding still, never under a hand."""
+"""The temporal filter: changes commit once enough hand-free frames agree, never under a hand."""
 
 from __future__ import annotations
 
-from vision.reading import BoardReading, Registration, ZoneChange, ZoneReading
-from vision.temporal import FilterSettings, FilterState, step
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision.reading import BoardObservation, BoardReading, Registration, ZoneChange, ZoneReading
+from vision.temporal import QUICK_NS, STABLE_NS, FilterSettings, FilterState, step
 
 MS = 1_000_000
 SEEN = Registration(markers_seen=20, markers_total=27, error_mm=0.2)
@@ -29,7 +32,7 @@ def run(frames: list[BoardReading], state: FilterState | None = None):
     return state, observations
 
 
-def test_a_change_commits_once_it_has_held_still_for_250_ms() -> None:
+def test_a_board_found_unknown_commits_once_it_has_held_still_for_250_ms() -> None:
     frames = [frame(t, _17=("red",)) for t in range(0, 400, 66)]
     state, observations = run(frames)
     assert len(observations) == 1
@@ -143,3 +146,212 @@ def test_a_board_found_with_nothing_known_is_read_as_it_is_with_no_hand() -> Non
         (ZoneChange("3", (), ("red",)), ZoneChange("17", (), ("blue",)))
     ]
     assert state.contents("3") == ("red",)
+
+
+# -- once the hand has gone: as soon as the evidence suffices ----------------------------------
+
+
+def times(fps: float, count: int, start_ms: float = 0.0) -> list[int]:
+    """`count` frame times, in ns, of a camera at `fps` from `start_ms`."""
+    return [round((start_ms + k * 1000 / fps) * MS) for k in range(count)]
+
+
+def seen(
+    t_ns: int, hands: bool = False, confidence: float = 1.0, **zones: tuple[str, ...] | None
+) -> BoardReading:
+    """A frame at `t_ns`; a zone given None is occluded."""
+    readings = {
+        key.lstrip("_"): ZoneReading(key.lstrip("_"), (), 0.0, occluded=True)
+        if crystals is None
+        else ZoneReading(key.lstrip("_"), crystals, confidence)
+        for key, crystals in zones.items()
+    }
+    return BoardReading(readings, hands=hands, registration=SEEN, t_ns=t_ns)
+
+
+def first_commit(frames: list[BoardReading], state: FilterState) -> int | None:
+    """The index of the frame on which something was first committed."""
+    for index, reading in enumerate(frames):
+        state, observation = step(state, reading)
+        if observation is not None:
+            return index
+    return None
+
+
+def hand_then_still(
+    fps: float, still: int, confidence: float = 1.0, **zones: tuple[str, ...] | None
+) -> list[BoardReading]:
+    """Four frames of a hand over zone 17, then `still` frames with none reading `zones`."""
+    clock = times(fps, 4 + still)
+    frames = [seen(t, hands=True, _17=None) for t in clock[:4]]
+    return frames + [seen(t, False, confidence, **zones) for t in clock[4:]]
+
+
+KNOWN = FilterState.start({"18": ("blue",)})
+
+
+def test_once_the_hand_has_gone_two_clear_frames_commit_a_change() -> None:
+    frames = hand_then_still(15, 6, _17=("red",), _18=("blue",))
+    assert first_commit(frames, KNOWN) == 5  # the second frame with no hand
+    _state, observations = run(frames, KNOWN)
+    assert [o.changes for o in observations] == [(ZoneChange("17", (), ("red",)),)]
+    assert observations[0].t_ns == frames[4].t_ns
+
+
+def test_one_frame_is_never_enough_however_long_it_stays() -> None:
+    frames = hand_then_still(2, 1, _17=("red",), _18=("blue",))
+    assert first_commit(frames, KNOWN) is None
+
+
+def test_a_hand_coming_back_before_the_evidence_suffices_starts_again() -> None:
+    clock = times(15, 13)
+    frames = []
+    for k, t in enumerate(clock[:9]):
+        # hand, one still frame, hand, one still frame, ...: never two still frames in a row
+        frames.append(seen(t, hands=k % 2 == 0, _17=("red",), _18=("blue",)))
+    assert first_commit(frames, KNOWN) is None
+    frames += [seen(t, _17=("red",), _18=("blue",)) for t in clock[9:]]
+    assert first_commit(frames, KNOWN) == 10
+    _state, observations = run(frames, KNOWN)
+    assert observations[0].t_ns == clock[9]
+
+
+def test_nothing_is_committed_on_a_frame_with_a_hand_whatever_came_before() -> None:
+    frames = hand_then_still(15, 1, _17=("red",), _18=("blue",))
+    frames += [seen(t, hands=True, _17=("red",)) for t in times(15, 30, 400)]
+    assert first_commit(frames, KNOWN) is None
+
+
+def test_less_confident_readings_need_more_frames_and_longer() -> None:
+    clear = first_commit(hand_then_still(15, 8, 1.0, _17=("red",), _18=("blue",)), KNOWN)
+    unsure = first_commit(hand_then_still(15, 8, 0.75, _17=("red",), _18=("blue",)), KNOWN)
+    least = first_commit(hand_then_still(15, 8, 0.6, _17=("red",), _18=("blue",)), KNOWN)
+    assert clear is not None and unsure is not None and least is not None
+    assert clear < unsure < least
+    # The least sure wait the whole 250 ms: the fifth still frame at 15 frames a second.
+    assert least - 4 == 4
+
+
+def test_a_zone_the_hand_was_over_that_has_not_settled_makes_every_change_wait() -> None:
+    frames = [seen(t, hands=True, _17=None, _18=None) for t in times(15, 4)]
+    # The hand has gone; 18, where it was, is still read as covered, 17 reads clearly.
+    frames += [seen(t, _17=("red",), _18=None) for t in times(15, 6, 4000 / 15)]
+    index = first_commit(frames, KNOWN)
+    assert index is not None
+    assert frames[index].t_ns - frames[4].t_ns >= STABLE_NS
+    # Once 18 has read the same twice, 17 commits as soon as it has two clear frames.
+    frames = frames[:4] + [seen(t, _17=("red",), _18=("blue",)) for t in times(15, 3, 4000 / 15)]
+    assert first_commit(frames, KNOWN) == 5
+
+
+def test_a_board_seen_again_after_it_was_lost_must_settle_everywhere() -> None:
+    frames = [BoardReading(t_ns=t) for t in times(15, 4)]
+    still = times(15, 6, 4000 / 15)
+    frames += [seen(t, _17=("red",), _18=None if k < 3 else ("blue",)) for k, t in enumerate(still)]
+    assert first_commit(frames, KNOWN) == 4 + 4  # 18 read the same on the 4th and 5th
+
+
+def fps_commit(fps: float, confidence: float) -> tuple[list[BoardReading], BoardObservation, int]:
+    frames = hand_then_still(fps, 12, confidence, _17=("red",), _18=("blue",))
+    state = KNOWN
+    for index, reading in enumerate(frames):
+        state, observation = step(state, reading)
+        if observation is not None:
+            return frames, observation, index
+    raise AssertionError("nothing committed")
+
+
+def test_from_5_to_30_frames_a_second_a_clear_change_needs_two_frames_and_50_ms() -> None:
+    for fps in (5, 15, 30):
+        frames, observation, index = fps_commit(fps, 1.0)
+        assert observation.changes == (ZoneChange("17", (), ("red",)),)
+        assert observation.t_ns == frames[4].t_ns
+        still = [r.t_ns for r in frames[4:]]
+        expected = next(k for k in range(1, len(still)) if still[k] - still[0] >= QUICK_NS)
+        assert index - 4 == expected
+    assert fps_commit(30, 1.0)[2] - 4 == 2  # the third still frame: two are 33 ms apart
+    assert fps_commit(5, 1.0)[2] - 4 == 1  # the second: one frame is one look
+
+
+def test_from_5_to_30_frames_a_second_an_unsure_change_needs_three_frames_and_its_time() -> None:
+    for fps in (5, 15, 30):
+        frames, _observation, index = fps_commit(fps, 0.7)
+        held = frames[index].t_ns - frames[4].t_ns
+        assert index - 4 >= 2
+        assert held > QUICK_NS
+        assert held - 1000 / fps * MS < STABLE_NS
+
+
+def test_the_quick_evidence_is_a_setting() -> None:
+    quick = FilterSettings(quick_ns=200 * MS, quick_frames=3)
+    frames = hand_then_still(15, 8, _17=("red",), _18=("blue",))
+    state = KNOWN
+    committed_on = []
+    for index, reading in enumerate(frames):
+        state, observation = step(state, reading, quick)
+        if observation is not None:
+            committed_on.append(index - 4)
+    assert committed_on == [3]  # the fourth still frame: 200 ms after the first
+
+
+# -- for any readings ------------------------------------------------------------------------
+
+ZONES = ("1", "2")
+# Weighted towards clear readings of few contents: those are the ones that commit.
+crystals = st.sampled_from([(), (), ("red",), ("red",), ("blue",), ("blue", "red")])
+confidence = st.sampled_from([0.3, 0.6, 0.75, 0.9, 1.0, 1.0, 1.0])
+zone_reading = st.tuples(crystals, confidence, st.sampled_from([False, False, False, True]))
+# A stretch of frames reading the same (the board holds still, the hand stays), a gap apart.
+a_stretch = st.tuples(
+    st.integers(1, 300),  # ms between frames
+    st.sampled_from(["still", "still", "still", "hand", "held", "lost"]),
+    st.tuples(zone_reading, zone_reading),
+    st.integers(1, 4),  # frames
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(a_stretch, max_size=25), st.booleans())
+def test_nothing_is_committed_under_a_hand_and_a_change_is_what_the_frames_read(
+    stretches: list[tuple[int, str, tuple[tuple[tuple[str, ...], float, bool], ...], int]],
+    known: bool,
+) -> None:
+    frames = [(gap, kind, zones) for gap, kind, zones, count in stretches for _ in range(count)]
+    state = FilterState.start({"1": ("red",)} if known else None)
+    readings: list[BoardReading] = []
+    t = 0
+    for gap, kind, zones in frames:
+        t += gap * MS
+        if kind == "lost":
+            reading = BoardReading(t_ns=t)
+        else:
+            registration = Registration(20, 27, 0.2, held=kind == "held")
+            readings_ = {
+                key: ZoneReading(key, contents, confidence, occluded=occluded)
+                for key, (contents, confidence, occluded) in zip(ZONES, zones, strict=True)
+            }
+            reading = BoardReading(readings_, kind == "hand", registration, t)
+        readings.append(reading)
+        state, observation = step(state, reading)
+        if observation is None:
+            continue
+        assert kind == "still"
+        for change in observation.changes:
+            # The frames that justified it: the last ones, with no hand, that read it so.
+            streak = []
+            for earlier in reversed(readings):
+                zone = earlier.zones.get(change.key)
+                if (
+                    earlier.hands
+                    or earlier.registration is None
+                    or earlier.registration.held
+                    or zone is None
+                    or zone.occluded
+                    or zone.confidence < 0.6
+                    or zone.crystals != change.after
+                ):
+                    break
+                streak.append(earlier.t_ns)
+            assert len(streak) >= 2  # two looks at least
+            assert streak[0] - streak[-1] >= 50 * MS
+            assert observation.t_ns <= streak[-1]
