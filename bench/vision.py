@@ -58,7 +58,9 @@ FRAMES_PER_SET = 10
 SEQUENCES = 200
 SEQUENCES_PER_SET = 10
 SETTLE_FRAMES = 8
-"""Still frames after a hand has left: the filter needs 250 ms, about 4 frames at 15/s."""
+"""Still frames after a hand has left: the filter commits a clear-cut change on the second,
+and an unsure one (or one beside a zone still settling) within 250 ms, about 4 frames at 15/s:
+the longest it waits, so 8 are room enough."""
 ERROR_FLOOR = 0.001
 FULLY_RIGHT_FLOOR = 0.97
 READ_RATIO_FLOOR = 3.0
