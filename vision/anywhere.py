@@ -34,9 +34,10 @@ Image = NDArray[np.uint8]
 COLOURED_FROM = 0.4
 """A coloured blob this big (in crystals' discs) is a crystal: the bare paper's own
 coloured specks (print edges, a tinted light) stay under a quarter of one."""
-CHANGED_FROM = 0.6
-"""A changed blob this big (in crystals' discs) is a crystal: a tilted camera's picture of
-the print shifts by a fraction of a pixel between shots, which changes up to 0.4 of one."""
+CHANGED_FROM = 0.9
+"""A changed blob this big (in crystals' discs) is a crystal: between two shots the print
+shifts by a fraction of a pixel and noise and glare vary, which change up to 0.6 of one
+round an empty place; a crystal changes 1.1 (a white one) to 2.5 (its shadow included)."""
 CHANGE = 0.15
 """Reflectance change (in any channel) that counts a pixel as changed."""
 

@@ -15,6 +15,7 @@ from companion.errors import UserError
 from tests.vision.helpers import (
     COLOURS,
     EASY,
+    RED,
     ROLES,
     YELLOW,
     assert_reads_right,
@@ -255,3 +256,10 @@ def test_two_groups_of_one_hue_are_refused(board: Board, monkeypatch: pytest.Mon
         find_plan(board, frames_of(board, Scene(crystals=crimsoned), 28), COLOURS)
     assert "and none looks yellow" in str(caught.value)
     assert "\n" not in str(caught.value)
+
+
+def test_a_place_with_two_crystals_is_refused(board: Board) -> None:
+    laid = anywhere(29, per_colour=2)
+    crowded = Scene(crystals={**laid.crystals, "50": (RED, YELLOW)})
+    with pytest.raises(UserError, match="place 50 seems to hold more than one crystal"):
+        find_plan(board, frames_of(board, crowded, 30), COLOURS)
