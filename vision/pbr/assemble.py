@@ -137,10 +137,10 @@ def scene_dict(
         for number, part in enumerate(parts):
             items.update(_capsule(f"hand-{index}-{number}", part, setup, table))
         if held is not None:
-            base = to_world(table, np.array([held.centre[0]]), np.array([held.centre[1]]),
-                            np.array([held.base]))[0]  # fmt: skip
-            items[f"held-{index}"] = _gem(held.colour, 1.0, 0.4, (1.0, 1.0, 1.0), base, board,
-                                          setup)  # fmt: skip
+            x, y = held.centre
+            base = to_world(table, np.array([x]), np.array([y]), np.array([held.base]))[0]
+            plain = (1.0, 1.0, 1.0)
+            items[f"held-{index}"] = _gem(held.colour, 1.0, 0.4, plain, base, board, setup)
     return items
 
 
@@ -212,8 +212,9 @@ def _lamp(lamp: Lamp, table: Table, camera: Camera, transform: Any) -> dict[str,
     distance = float(np.linalg.norm(position - target))
     facing = max(0.2, (position - target)[2] / distance)
     radiance = lamp.power * distance**2 / (lamp.size**2 * facing)
-    up = [0.0, 1.0, 0.0] if abs(position[0] - target[0]) + abs(position[1] - target[1]) > 1 else [
-        1.0, 0.0, 0.0]  # fmt: skip
+    # Any up will do for a square lamp, as long as it is not along the lamp's axis.
+    overhead = abs(position[0] - target[0]) + abs(position[1] - target[1]) <= 1
+    up = [1.0, 0.0, 0.0] if overhead else [0.0, 1.0, 0.0]
     return {
         "type": "rectangle",
         "to_world": transform()

@@ -82,7 +82,9 @@ class Lamp:
     size: float
     """The square emitter's side, millimetres."""
     glare: bool = False
-    """Placed where the paper mirrors it into the camera."""
+    """Placed where the paper mirrors it into the camera: then `bearing` and `elevation`
+    (-1..1) say where on the sheet the glare falls, across and down from its middle, and
+    `distance` how much farther than the camera the lamp is from there."""
 
 
 @dataclass(frozen=True, slots=True)
