@@ -37,8 +37,8 @@ Board = Mapping[str, Sequence[str]]
 Seen = Callable[[dict[str, tuple[str, ...]]], None]
 
 STILL_FRAMES = 12
-"""Frames filmed after the last change: at 15 frames a second, enough for the filter's
-250 ms and some."""
+"""Frames filmed at most after the last change, until the filter has committed what the
+camera reads: at 15 frames a second, enough for its longest wait (250 ms) and some."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +168,10 @@ class VirtualTable:
             filming.filter, observation = step(filming.filter, reading)
             if observation is not None and observation.changes:
                 self._on_seen(dict(filming.filter.committed))
+            if not reading.hands and not filming.filter.pending and not filming.filter.unsettled:
+                # What the camera reads is what it has committed: more frames would only be
+                # rendered and read while the game takes the move in, and slow it down.
+                still = STILL_FRAMES
 
     def _grab(self, changed: str = "") -> FilmedFrame:
         if self._period:
