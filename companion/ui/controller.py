@@ -500,14 +500,21 @@ class Controller:
         else on a simulated one (whose table `lay_calibration_plan` lays)."""
         if self._camera_setup is None:
             grab = self._setup_grab()
+            # A real camera meters on the paper and holds its exposure before calibrating.
+            from vision.sources.controls import controls_of
+
+            controls = controls_of(self._camera_source)
             if self.camera_board == "mem":
-                self._camera_setup = CameraSetup.for_mem(grab, out=self.mem_calibration_path)
+                self._camera_setup = CameraSetup.for_mem(
+                    grab, out=self.mem_calibration_path, controls=controls
+                )
             else:
                 self._camera_setup = CameraSetup(
                     grab,
                     CALIBRATION_COLOURS,
                     out=self.calibration_path,
                     roles={"side-1": "red", "side-2": "blue", "challenge": CHALLENGE_COLOUR},
+                    controls=controls,
                 )
         return self._camera_setup
 
