@@ -4,7 +4,7 @@ PYTHON ?= python3
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench clean system-deps
+.PHONY: run test lint typecheck pytest bench clean system-deps train-vision
 
 $(STAMP): pyproject.toml scripts/install-system-deps.sh
 	bash scripts/install-system-deps.sh
@@ -40,5 +40,24 @@ bench: $(STAMP)
 	$(BIN)/python bench/pipeline.py
 	$(BIN)/python bench/mem.py
 
+# The zone network (vision/learning): samples from the virtual camera, then training in an
+# environment of its own, as PyTorch is needed for training only, never by the companion.
+TRAIN_VENV  ?= .venv-train
+TRAIN_STAMP := $(TRAIN_VENV)/.installed
+SAMPLES     ?= build/samples/synth
+
+$(TRAIN_STAMP):
+	$(PYTHON) -m venv $(TRAIN_VENV)
+	$(TRAIN_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(TRAIN_VENV)/bin/python -m pip install --quiet torch onnx 'numpy>=1.26' \
+		'opencv-python>=4.10,<6' 'pillow>=10'
+	touch $(TRAIN_STAMP)
+
+train-vision: $(STAMP) $(TRAIN_STAMP)
+	$(BIN)/python -m vision.learning.samples $(SAMPLES) --first 0 --setups 400 --frames 20
+	$(BIN)/python -m vision.learning.samples $(SAMPLES) --first 1000 --setups 400 --frames 20
+	PYTHONPATH=. $(TRAIN_VENV)/bin/python -m vision.learning.train $(SAMPLES) \
+		--out vision/models/zones.onnx
+
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(TRAIN_VENV) .mypy_cache .pytest_cache .ruff_cache

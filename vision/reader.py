@@ -26,6 +26,8 @@ from vision.colours import BACKGROUND, BLACK, FIRST_COLOUR, UNKNOWN, ClassTable
 from vision.counters import read_counters
 from vision.geometry import Board
 from vision.glare import GlareWatch
+from vision.learning.counting import LearnedCounter
+from vision.learning.model import ZoneModel
 from vision.measure import Measured, Measurer
 from vision.reading import BoardReading, ZoneReading
 from vision.registration import Fit, RegistrationTracker
@@ -101,7 +103,12 @@ class ZoneCounts:
 
 
 class BoardReader:
-    def __init__(self, calibration: Calibration, board: Board | None = None) -> None:
+    def __init__(
+        self,
+        calibration: Calibration,
+        board: Board | None = None,
+        zone_model: ZoneModel | None = None,
+    ) -> None:
         self.calibration = calibration
         self.board = board if board is not None else calibration.load_board()
         self.measurer = Measurer(self.board, calibration.lean)
@@ -138,6 +145,12 @@ class BoardReader:
         from vision.stones import stone_counter
 
         self.stones = stone_counter(calibration, self.board, self.measurer)
+        self.learned = (
+            None
+            if zone_model is None or self.stones is not None
+            else LearnedCounter(calibration.colours, zone_model)
+        )
+        """Given a zone network, it counts each zone's crystals instead of the rules."""
 
     def forget(self) -> None:
         """Start afresh: no registration to hold, no previous frame (a new camera or image)."""
@@ -230,6 +243,8 @@ class BoardReader:
         ratios = histogram[:, FIRST_COLOUR:] / self._areas
         self._ratios_now = ratios
         inside = measured.patches.inside
+        if self.learned is not None:
+            return self._learned_count(measured, histogram, inside)
         # Most zones are plain: nothing there, or one clear crystal of a colour. Decide
         # those at once; look closer only at the rest.
         whole = (ratios >= CLEARLY_ONE) & (ratios < SEVERAL)
@@ -264,6 +279,26 @@ class BoardReader:
                 result.append(
                     self._zone(histogram[index], bool(inside[index]), bool(dark[index]), index)
                 )
+        return result
+
+    def _learned_count(
+        self, measured: Measured, histogram: NDArray[np.int64], inside: NDArray[np.bool_]
+    ) -> list[ZoneCounts]:
+        assert self.learned is not None
+        held, sure = self.learned.count(measured)
+        # What is there is the network's to say; whether the zone can be seen at all (a
+        # sleeve, skin, far more colour than three crystals) is still told by the classes.
+        ratios = histogram[:, FIRST_COLOUR:] / self._areas
+        unknown = histogram[:, UNKNOWN] / self._typical_area
+        result = []
+        for index, crystals in enumerate(held):
+            occluded = (
+                not inside[index]
+                or bool((ratios[index] > MAX_CRYSTALS + 0.8).any())
+                or unknown[index] >= UNKNOWN_OCCLUDES * (1 + len(crystals))
+            )
+            confidence = 0.0 if occluded else float(sure[index])
+            result.append(ZoneCounts(crystals, confidence, occluded, int(histogram[index, BLACK])))
         return result
 
     def _zone(self, row: NDArray[np.int64], inside: bool, dark: bool, index: int) -> ZoneCounts:

@@ -48,7 +48,9 @@ def context_index(sampler: Sampler) -> NDArray[np.intp]:
     index = np.full((zones, size, size), -1, np.intp)
     rows, columns = np.mgrid[0:size, 0:size]
     for zone in range(zones):
-        owners = sampler.owners[zone]
+        # A point on the line between two zones is sampled by both: it is the zone's own.
+        own = sampler.masks[zone]
+        owners = np.where(own, zone, sampler.owners[zone])
         for owner in np.unique(owners[owners >= 0]).tolist():
             drow, dcolumn = (0, 0) if owner == zone else sampler.across(zone, owner)
             here = owners == owner

@@ -1,0 +1,102 @@
+"""The zone network's inputs, and the shipped model through OpenCV's DNN module."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.vision.helpers import BLUE, EASY, RED, YELLOW
+from vision.calibration import Calibration
+from vision.colours import ColourModel
+from vision.geometry import Board
+from vision.learning.inputs import CHANNELS, GRID, cell_inputs, colour_axes, context_index, shrink
+from vision.learning.model import MAX_COUNT, SHIPPED, ZoneModel
+from vision.reader import BoardReader
+from vision.sampling import Sampler
+from vision.synth import Scene, render
+
+
+@pytest.fixture(scope="module")
+def sampler(board: Board) -> Sampler:
+    return Sampler(board)
+
+
+def test_a_zones_own_pixels_show_its_own_points(sampler: Sampler) -> None:
+    index = context_index(sampler).reshape(len(sampler.zones), -1)
+    for zone in range(len(sampler.zones)):
+        own = sampler.masks[zone].reshape(-1)
+        assert (sampler.zone_of_point[index[zone][own]] == zone).all()
+
+
+def test_a_neighbours_pixels_show_the_neighbours_points(sampler: Sampler) -> None:
+    index = context_index(sampler).reshape(len(sampler.zones), -1)
+    reached = 0
+    for zone in range(len(sampler.zones)):
+        owners = sampler.owners[zone].reshape(-1)
+        own = sampler.masks[zone].reshape(-1)
+        other = ~own & (owners >= 0) & (owners != zone) & (index[zone] >= 0)
+        assert (sampler.zone_of_point[index[zone][other]] == owners[other]).all()
+        reached += int(other.sum())
+    # Places are close enough that every square reaches into some neighbour.
+    assert reached > len(sampler.zones) * 50
+
+
+def colour(hue: float, saturation: float = 0.2, brightness: float = -0.9) -> ColourModel:
+    return ColourModel("c", hue, 0.1, saturation, brightness, 150.0)
+
+
+def patch_of(hue: float, saturation: float, level: float) -> np.ndarray:
+    """Reflectance (BGR) whose chromaticity lies `saturation` from grey towards `hue`."""
+    b = 1 / 3 + saturation * np.cos(hue)
+    r = 1 / 3 + saturation * np.sin(hue)
+    g = 1 - b - r
+    return np.array([b, g, r], np.float32) * 3 * level
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    hue=st.floats(-3.1, 3.1),
+    saturation=st.floats(0.08, 0.18),
+    level=st.floats(0.2, 0.9),
+)
+def test_a_colour_reads_the_same_whatever_its_hue(
+    hue: float, saturation: float, level: float
+) -> None:
+    # One cell the calibrated colour itself, the rest bare paper: the inputs against that
+    # colour are the same for a red as for a blue, which is what lets one network count
+    # colours it never saw.
+    squares = np.ones((1, 2 * GRID, 2 * GRID, 3), np.float32)
+    squares[0, 18:22, 18:22] = patch_of(hue, saturation, level)
+    own = np.ones((1, 2 * GRID, 2 * GRID), bool)
+    mean, share = shrink(squares, own)
+    against = cell_inputs(mean, share, colour_axes([colour(hue, saturation, np.log(level))]))
+    assert against.shape == (1, CHANNELS, GRID, GRID)
+    assert against[0, 0, 9, 9] == pytest.approx(1.0, abs=0.02)
+    assert against[0, 1, 9, 9] == pytest.approx(0.0, abs=0.02)
+    assert against[0, 2, 9, 9] == pytest.approx(0.0, abs=0.02)
+    assert against[0, 0, 0, 0] == pytest.approx(0.0, abs=0.02)
+
+
+def test_the_shipped_model_counts_a_batch() -> None:
+    model = ZoneModel.load(SHIPPED)
+    counts, sure = model.counts(np.zeros((5, CHANNELS, GRID, GRID), np.float32))
+    assert counts.shape == (5,) and sure.shape == (5,)
+    assert ((counts >= 0) & (counts <= MAX_COUNT)).all()
+    assert ((sure > 0) & (sure <= 1)).all()
+    empty, _ = model.counts(np.zeros((0, CHANNELS, GRID, GRID), np.float32))
+    assert len(empty) == 0
+
+
+def test_the_reader_counts_with_the_network_when_given_one(
+    easy_calibration: Calibration, board: Board
+) -> None:
+    scene = Scene(crystals={"17": (RED,), "40": (BLUE,), "63": (YELLOW,), "diamond-2": (BLUE,)})
+    shot = render(board, scene, EASY, seed=7)
+    reader = BoardReader(easy_calibration, board, zone_model=ZoneModel.load())
+    assert reader.learned is not None
+    reading = reader.read(shot.image)
+    held = {key: zone.crystals for key, zone in reading.zones.items() if zone.crystals}
+    assert held == {key: tuple(sorted(v)) for key, v in scene.crystals.items()}
+    assert not reading.hands
