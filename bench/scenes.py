@@ -33,11 +33,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
 
-from bench.vision import CHALLENGE, COLOURS, SIDES, random_position, random_topology
+from bench.vision import CHALLENGE, COLOURS, SIDES
 from vision.calibration import calibration_plan
 from vision.geometry import Board, load_board
 from vision.pbr import SAMPLES, SIZE, SetUp, random_setup
 from vision.pbr.layout import offsets, spot_beside
+from vision.synth.positions import random_position, random_topology
 from vision.synth.scene import Hand, Scene
 
 ROOT = Path(__file__).resolve().parent.parent

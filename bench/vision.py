@@ -16,6 +16,7 @@ right >= 97 %, false commits 0, read <= 3x decode. Exits 1 when a floor is misse
 
     python bench/vision.py [--quick]    # --quick: a tenth of the work, floors not enforced
     python bench/vision.py --set pbr    # the stored physically based validation set instead
+    python bench/vision.py --counting learned   # count with the zone network, not the rules
 
 With `--set pbr` the same measurements run on the physically based scenes of
 build/scenes/validation-v1 (bench/scenes.py, docs/scenes.md), built first when missing: each
@@ -43,10 +44,11 @@ from numpy.typing import NDArray
 from vision.calibrate import calibrate
 from vision.calibration import Calibration, calibration_plan
 from vision.geometry import Board, load_board
+from vision.learning.model import ZoneModel
 from vision.reader import BoardReader
 from vision.reading import BoardReading
 from vision.synth import Scene, SyntheticCamera, random_conditions, render
-from vision.synth.conditions import Conditions
+from vision.synth.positions import calibrated, random_position, random_topology
 from vision.temporal import FilterState, step
 
 T = TypeVar("T")
@@ -84,54 +86,6 @@ class Tally:
     examples: list[str] = field(default_factory=list)
 
 
-def random_topology(board: Board, rng: np.random.Generator) -> dict[str, tuple[int | None, ...]]:
-    """Counters for one game: they are laid before play and stay where they are."""
-    counters: dict[str, tuple[int | None, ...]] = {}
-    for place in rng.choice(len(board.places), 12, replace=False):
-        value = int(rng.choice((5, 3, 2)))
-        counters[str(board.places[int(place)].number)] = (value if rng.random() < 0.6 else None,)
-    return counters
-
-
-def random_position(
-    board: Board,
-    rng: np.random.Generator,
-    counters: dict[str, tuple[int | None, ...]] | None = None,
-) -> Scene:
-    """A game-like position: half the places held, some with a challenge piece or a
-    challenger's piece too, some claim diamonds taken; the game's counters."""
-    crystals: dict[str, tuple[str, ...]] = {}
-    for place in board.places:
-        roll = rng.random()
-        if roll < 0.45:
-            continue
-        side = str(rng.choice(SIDES))
-        extra = rng.random()
-        if extra < 0.12:
-            crystals[str(place.number)] = (side, CHALLENGE)
-        elif extra < 0.17:
-            crystals[str(place.number)] = (*SIDES, CHALLENGE)
-        elif extra < 0.22:
-            crystals[str(place.number)] = (CHALLENGE,)
-        else:
-            crystals[str(place.number)] = (side,)
-    for diamond in board.diamonds:
-        if rng.random() < 0.4:
-            crystals[f"diamond-{diamond.quadrant}"] = (str(rng.choice(SIDES)),)
-    return Scene(crystals=crystals, counters=counters or {})
-
-
-def calibrated(board: Board, conditions: Conditions, seed: int) -> Calibration | str:
-    plan = calibration_plan(COLOURS)
-    scene = Scene(crystals={str(p): (name,) for name, places in plan.items() for p in places})
-    frames = [render(board, scene, conditions, seed, frame=i).image for i in range(2)]
-    roles = {"side-1": SIDES[0], "side-2": SIDES[1], "challenge": CHALLENGE}
-    result = calibrate(board, frames, plan, roles=roles)
-    if result.problems:
-        return "; ".join(result.problems[:2])
-    return result.calibration
-
-
 def timed(function: Callable[..., T], *args: Any) -> tuple[T, float]:
     start = time.perf_counter()
     value = function(*args)
@@ -149,7 +103,7 @@ def read_frames(board: Board, at_least: int, frames: int, tally: Tally) -> None:
         if isinstance(calibration, str):
             tally.refused.append(f"set {number}: {calibration}")
             continue
-        reader = BoardReader(calibration, board)
+        reader = reader_for(calibration, board)
         topology = random_topology(board, rng)
         for index in range(frames):
             scene = random_position(board, rng, topology)
@@ -206,7 +160,7 @@ def hand_sequences(board: Board, at_least: int, per_set: int, result: Occlusion)
         calibration = calibrated(board, conditions, 50_000 + number)
         if isinstance(calibration, str):
             continue
-        reader = BoardReader(calibration, board)
+        reader = reader_for(calibration, board)
         camera = SyntheticCamera(board, conditions, seed=60_000 + number)
         start = random_position(board, rng, random_topology(board, rng))
         camera.set_scene(Scene(crystals=start.crystals))
@@ -274,7 +228,7 @@ def read_stored_set(
         if result.problems:
             tally.refused.append(f"{setup.name}: " + "; ".join(result.problems[:2]))
             continue
-        reader = BoardReader(result.calibration, board)
+        reader = reader_for(result.calibration, board)
         for index, shot in enumerate(setup.frames):
             jpeg = np.fromfile(shot.path, np.uint8)
             image, decode = timed(cv2.imdecode, jpeg, 1)
@@ -284,7 +238,7 @@ def read_stored_set(
             tally.decode_s.append(decode)
             check_frame(board, shot.scene, reading, tally, f"{setup.name} frame {index}")
         for number, sequence in enumerate(setup.sequences):
-            reader = BoardReader(result.calibration, board)
+            reader = reader_for(result.calibration, board)
             start = sequence[0].scene.crystals
             state = FilterState.start(start)
             filmed = [(s.path, s.scene, s.hand_over_board) for s in sequence]
@@ -302,6 +256,14 @@ def read_stored_set(
             occlusion.settled_right += dict(state.committed) == truth_now
 
 
+COUNTING: dict[str, ZoneModel | None] = {"model": None}
+"""The zone network the readers count with (`--counting learned`), or None for the rules."""
+
+
+def reader_for(calibration: Calibration, board: Board) -> BoardReader:
+    return BoardReader(calibration, board, zone_model=COUNTING["model"])
+
+
 def _picture(path: Path) -> NDArray[np.uint8]:
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if image is None:
@@ -315,6 +277,12 @@ def main() -> int:
     if source not in ("own", "pbr"):
         print(f"no scene set {source!r}: --set pbr, or none for the own virtual camera")
         return 2
+    counting = sys.argv[sys.argv.index("--counting") + 1] if "--counting" in sys.argv[:-1] else ""
+    if counting not in ("", "rules", "learned"):
+        print(f"no way of counting {counting!r}: --counting rules, or --counting learned")
+        return 2
+    if counting == "learned":
+        COUNTING["model"] = ZoneModel.load()
     cv2.setNumThreads(1)
     board = load_board()
     tally = Tally()
