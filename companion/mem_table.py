@@ -43,7 +43,7 @@ Unsure = Callable[[frozenset[str]], None]
 
 STILL_FRAMES = 8
 """Frames filmed after the last change: at 15 frames a second, enough for the filter's
-250 ms and some."""
+longest wait (250 ms) and some."""
 MAX_STILL_FRAMES = 45
 """At most this many, while the camera still waits to commit what it reads (a stone read
 doubtfully for a few frames, say): three seconds of a real camera's frames."""

@@ -51,8 +51,8 @@ log = logging.getLogger(__name__)
 HANDS = ("short", "full")
 STILL_FRAMES = 20
 """At most this many frames of the board left alone after the hands, filmed until what the
-camera reads is what it has committed. A crystal put down takes 5 at 15 frames a second:
-the filter commits a change once it has held still for 250 ms."""
+camera reads is what it has committed. A crystal put down takes 2 at 15 frames a second
+when it reads clear-cut, up to 5 when less sure (the filter's longest wait, 250 ms)."""
 HAND_HEIGHT = 40.0
 """Of the palm over the board while it lets go of a piece, millimetres."""
 
