@@ -22,7 +22,7 @@ the reading needs, counted both ways, in frames and in time, and both must be me
   less on three. While a zone the hand was over has yet to read the same twice (still
   occluded, unsure or changing: the hand may not quite have gone), every change waits the
   whole 250 ms. A change read the same for 250 ms over two frames or more is committed
-  whatever: no change waits longer than it did when 250 ms of stillness was the only rule.
+  whatever: no change waits longer than 250 ms of stillness.
 
 So the rule is not frames alone (at 30 frames a second two frames are 33 ms) nor time alone
 (at 5 frames a second 50 ms is a single frame): from 5 to 30 frames a second a clear-cut
