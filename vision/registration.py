@@ -49,15 +49,17 @@ GOOD_ERROR_MM = 0.5
 """A fit whose markers stray less than this needs no harder look."""
 EFFORTS = 3
 """Ways of looking for markers, each slower than the last (see MarkerFinder.find)."""
-WARP_MARKERS = 14
+WARP_MARKERS = 8
 """Fewer markers than this and the plain homography is used: too few to say how the sheet
 bends, and a bend fitted to them would be guessed between them."""
 CORNER_ASTRAY_MM = 0.8
 """A corner this far from the warp through the others was found wrong (a finger over it):
 a sheet's bend moves neighbouring corners alike."""
-SMOOTHINGS = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0)
+SMOOTHINGS = (0.003, 0.01, 0.03, 0.1, 0.3, 1.0)
 """The thin-plate spline's regularisations tried, least first (board coordinates scaled to
 about 1): the least follows a corner curled within 60 mm, the most is nearly a plane."""
+NEARLY_AS_WELL = 1.25
+"""How much worse (in squared misses) a suppler spline may predict left-out markers."""
 WARP_RMS_MM = 0.4
 """A warp is fitted when the markers lie this far (root mean square) from where the
 homography puts them, or ..."""
@@ -66,9 +68,11 @@ WARP_MARKER_MM = 1.2
 leave on a flat sheet (up to about 0.35 and 1 mm measured), and shifts places too little
 to matter."""
 MARKER_NOISE_MM = 0.15
-"""How far a marker's position strays on a flat sheet at the least, all its corners
-together: the warp is left that much slack at every corner."""
-LEAST_NOISE_MM = 0.05
+"""The least noise a corner is taken to have when judging whether it is astray."""
+REACH_MM = 5.0
+FADE_MM = 20.0
+"""Beyond the markers seen (outside their hull) the warp is guessed, not measured: it holds
+for REACH_MM, then fades to nothing (the plain homography) over FADE_MM."""
 WARP_GRID_MM = 5.0
 """The warp is worked out on a grid this fine and interpolated in between."""
 WARP_MARGIN_MM = 25.0
@@ -82,13 +86,17 @@ class Warp:
 
     __slots__ = ("_grid", "_origin", "_step")
 
-    def __init__(self, board: Board, spline: _Spline) -> None:
+    def __init__(self, board: Board, spline: _Spline, seen: Matrix) -> None:
+        """`seen`: the board points (mm) the spline was fitted to."""
         centre, scale = _frame(board)
         step = WARP_GRID_MM
         xs = np.arange(-WARP_MARGIN_MM, board.width + WARP_MARGIN_MM + step, step)
         ys = np.arange(-WARP_MARGIN_MM, board.height + WARP_MARGIN_MM + step, step)
         grid = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
-        self._grid = spline.at((grid - centre) / scale).reshape(len(ys), len(xs), 2)
+        outside = _beyond_hull(seen, grid)
+        weight = np.clip(1.0 - (outside - REACH_MM) / FADE_MM, 0.0, 1.0)[:, None]
+        shifts = spline.at((grid - centre) / scale) * weight
+        self._grid = shifts.reshape(len(ys), len(xs), 2)
         self._origin = np.array([xs[0], ys[0]])
         self._step = step
 
@@ -104,6 +112,22 @@ class Warp:
         upper = g[top, left] * (1 - fx) + g[top, left + 1] * fx
         lower = g[top + 1, left] * (1 - fx) + g[top + 1, left + 1] * fx
         return np.asarray(upper * (1 - fy) + lower * fy, np.float64)
+
+
+def _beyond_hull(seen: Matrix, points: Matrix) -> Matrix:
+    """How far (mm) each point lies outside the convex hull of `seen`; 0 inside (the
+    furthest of the hull's sides' lines, which is near enough the distance)."""
+    hull = cv2.convexHull(seen.astype(np.float32)).reshape(-1, 2).astype(np.float64)
+    ends = np.roll(hull, -1, axis=0)
+    sides = ends - hull
+    normals = np.column_stack([sides[:, 1], -sides[:, 0]])
+    normals /= np.maximum(np.linalg.norm(normals, axis=1, keepdims=True), 1e-9)
+    inward = hull.mean(axis=0)
+    # Orient every side's normal outwards.
+    flip = ((inward - hull) * normals).sum(axis=1) > 0
+    normals[flip] *= -1
+    distances = np.einsum("nsk,sk->ns", points[:, None, :] - hull[None, :, :], normals)
+    return np.asarray(np.maximum(distances.max(axis=1), 0.0), np.float64)
 
 
 def _frame(board: Board) -> tuple[Matrix, float]:
@@ -308,9 +332,8 @@ def _warp(board: Board, corners: Matrix, shifts: Matrix) -> Warp | None:
     A blurred marker's corners are all found a little in (or out) from where they are, the
     same in every marker: that pattern is taken away first. A warp is fitted only where the
     markers lie clearly further from the homography than a flat sheet leaves them (what
-    it leaves there is noise, which no warp should follow), and as smooth as leaves the
-    corners within their noise (how far they scatter about their marker's shift, and
-    never less than a marker's own). A corner far from the warp through the others (found
+    it leaves there is noise, which no warp should follow), as smooth as predicts each
+    marker best from the others. A corner far from the warp through the others (found
     wrong: a finger over it) is left out, and the warp fitted again."""
     markers = len(corners) // 4
     if markers < WARP_MARKERS:
@@ -319,40 +342,46 @@ def _warp(board: Board, corners: Matrix, shifts: Matrix) -> Warp | None:
     own = per_marker - np.median(per_marker, axis=1, keepdims=True)
     pattern = np.median(own, axis=0)
     values = (per_marker - pattern).reshape(-1, 2)
-    deviation = np.linalg.norm(own - pattern, axis=-1)
     # A robust spread (the median deviation of a 2-d normal is 1.18 sigma).
-    noise = max(LEAST_NOISE_MM, float(np.median(deviation)) / 1.18)
+    noise = float(np.median(np.linalg.norm(own - pattern, axis=-1))) / 1.18
     misses = np.linalg.norm(values.reshape(markers, 4, 2).mean(axis=1), axis=1)
     if misses.max() < WARP_MARKER_MM and math.sqrt(np.mean(misses**2)) < WARP_RMS_MM:
         return None
-    noise = max(noise, MARKER_NOISE_MM)
     centre, scale = _frame(board)
     points = (corners - centre) / scale
+    owner = np.repeat(np.arange(markers), 4)
     kept = np.ones(len(points), bool)
-    spline = _smoothest(points, values, noise)
+    spline = _smoothest(points, values, owner)
     for _ in range(2):
         astray = np.linalg.norm(spline.at(points) - values, axis=1) > max(
-            CORNER_ASTRAY_MM, 4 * noise
+            CORNER_ASTRAY_MM, 4 * max(noise, MARKER_NOISE_MM)
         )
         if not (astray & kept).any():
             break
         kept &= ~astray
-        if kept.sum() < 4 * WARP_MARKERS:
+        if len(set(owner[kept].tolist())) < WARP_MARKERS:
             return None
-        spline = _smoothest(points[kept], values[kept], noise)
-    return Warp(board, spline)
+        spline = _smoothest(points[kept], values[kept], owner[kept])
+    return Warp(board, spline, corners[kept])
 
 
-def _smoothest(points: Matrix, values: Matrix, noise: float) -> _Spline:
-    """The smoothest spline (of SMOOTHINGS) that leaves the points within their noise."""
-    chosen = _Spline(points, values, SMOOTHINGS[0])
-    for smoothing in SMOOTHINGS[1:]:
-        spline = _Spline(points, values, smoothing)
-        left = np.linalg.norm(spline.at(points) - values, axis=1)
-        if math.sqrt(np.mean(left**2)) > noise:
-            break
-        chosen = spline
-    return chosen
+def _smoothest(points: Matrix, values: Matrix, owner: NDArray[np.intp]) -> _Spline:
+    """The spline (of SMOOTHINGS) that best predicts each marker's corners when fitted
+    without them: smooth enough not to follow one marker's own errors, supple enough to
+    follow the sheet between markers. `owner`: each point's marker."""
+    errors = []
+    for smoothing in SMOOTHINGS:
+        misses = 0.0
+        for marker in np.unique(owner).tolist():
+            others = owner != marker
+            guess = _Spline(points[others], values[others], smoothing).at(points[~others])
+            misses += float(((guess - values[~others]) ** 2).sum())
+        errors.append(misses)
+    # Markers only sample the sheet, along its border: between them, a suppler spline
+    # follows a bend better than one marker left out can show. Take the suppliest that
+    # predicts nearly as well as the best.
+    chosen = next(i for i, e in enumerate(errors) if e <= NEARLY_AS_WELL * min(errors))
+    return _Spline(points, values, SMOOTHINGS[chosen])
 
 
 def north_edge(board: Board, homography: Matrix) -> str:
@@ -466,8 +495,8 @@ class RegistrationTracker:
             else np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
         )
         # A few markers found in a small, noisy picture may all lie on one edge, one misread
-        # may spoil the fit, or blurred corners may make it loose: then look harder, and
-        # keep the fit on the most markers.
+        # may spoil the fit, blurred corners may make it loose, or the sheet may bend: then
+        # look harder, and keep the fit on the most markers.
         best: tuple[Detection, tuple[BoardMapping, float]] | None = None
         for effort in range(EFFORTS):
             detection = self._finder.find(grey, effort)
@@ -475,7 +504,12 @@ class RegistrationTracker:
             if fitted is not None and fitted[1] <= MAX_ERROR_MM:
                 if best is None or len(detection.ids) > len(best[0].ids):
                     best = (detection, fitted)
-                if fitted[1] <= GOOD_ERROR_MM:
+                # A sheet that does not lie flat is followed only as far as its markers
+                # are seen: look harder for the ones missing.
+                bent = fitted[0].warp is not None
+                if fitted[1] <= GOOD_ERROR_MM and not (
+                    bent and len(detection.ids) < len(self._board.markers)
+                ):
                     break
         total = len(self._board.markers)
         if best is not None:
