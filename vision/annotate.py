@@ -5,7 +5,9 @@
 Each zone is outlined where the board registration puts it: green when read empty, in
 the crystals' colour names (a label beside it) when holding some, amber when unsure, grey
 hatched when occluded. Found markers are outlined in blue. A banner says how many markers
-were seen, the registration error, where North is, and whether a hand is over the board.
+were seen, the registration error, where North is, and whether a hand is over the board;
+under it, why a hand is thought to be there ("rim crossed on the south edge", "paper
+covered near place 47"), also given in words by `banner_lines`.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.geometry import Board
-from vision.reading import BoardReading
+from vision.reading import BoardReading, Edge
 from vision.registration import BoardMapping
 
 if TYPE_CHECKING:
@@ -32,6 +34,8 @@ GREY = (150, 150, 150)
 BLUE = (255, 120, 0)
 WHITE = (255, 255, 255)
 RED = (40, 40, 230)
+EDGE_ORDER = (Edge.NORTH, Edge.EAST, Edge.SOUTH, Edge.WEST)
+"""The sheet's edges clockwise from its top-left corner."""
 
 
 def annotate(
@@ -50,6 +54,7 @@ def annotate(
         if not isinstance(mapping, BoardMapping):
             mapping = BoardMapping(np.asarray(mapping, np.float64))
         _draw_zones(picture, reading, board, mapping)
+        _draw_hand_signs(picture, reading, board, mapping)
     _banner(picture, reading)
     return picture
 
@@ -91,6 +96,25 @@ def _draw_zones(picture: Image, reading: BoardReading, board: Board, mapping: Bo
             _text(picture, f"[{shown}]", (int(x), int(y) - 2), scale, WHITE)
 
 
+def _draw_hand_signs(
+    picture: Image, reading: BoardReading, board: Board, mapping: BoardMapping
+) -> None:
+    """Where a hand was seen: the crossed edge of the sheet, the place by covered paper."""
+    corners = ((0.0, 0.0), (board.width, 0.0), (board.width, board.height), (0.0, board.height))
+    for reason in reading.hand_reasons:
+        if reason.edge is not None:
+            side = EDGE_ORDER.index(reason.edge)
+            start, end = np.array(corners[side]), np.array(corners[(side + 1) % 4])
+            line = mapping.to_image(start + np.linspace(0, 1, 16)[:, None] * (end - start))
+            points = np.asarray(np.round(line), np.int32).reshape(-1, 1, 2)
+            cv2.polylines(picture, [points], False, AMBER, 3, cv2.LINE_AA)
+        if reason.zone is not None:
+            zone = next((z for z in board.zones() if z.key == reason.zone), None)
+            if zone is not None:
+                outline = _outline(zone.centre, zone.radius * 1.6, mapping)
+                cv2.polylines(picture, [outline], True, AMBER, 3, cv2.LINE_AA)
+
+
 def _text(
     picture: Image, text: str, where: tuple[int, int], scale: float, colour: tuple[int, int, int]
 ) -> None:
@@ -98,11 +122,12 @@ def _text(
     cv2.putText(picture, text, where, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 1, cv2.LINE_AA)
 
 
-def _banner(picture: Image, reading: BoardReading) -> None:
+def banner_lines(reading: BoardReading) -> list[str]:
+    """The banner's text: how the board was found, and whether (and why) a hand is over
+    it, one reason a line after the first."""
     registration = reading.registration
     if registration is None:
         line = "board not found: are the markers in view?"
-        colour = RED
     else:
         line = (
             f"markers {registration.markers_seen}/{registration.markers_total}"
@@ -110,12 +135,21 @@ def _banner(picture: Image, reading: BoardReading) -> None:
         )
         if registration.held:
             line += "  (holding the last registration)"
-        colour = WHITE
     if reading.hands:
         line += "  HAND OVER THE BOARD"
+    return [line, *(f"hand: {reason.text()}" for reason in reading.hand_reasons)]
+
+
+def _banner(picture: Image, reading: BoardReading) -> None:
+    colour = RED if reading.registration is None else WHITE
+    if reading.hands:
         colour = AMBER
-    cv2.rectangle(picture, (0, 0), (picture.shape[1], 30), (0, 0, 0), -1)
-    cv2.putText(picture, line, (8, 21), cv2.FONT_HERSHEY_SIMPLEX, 0.6, colour, 1, cv2.LINE_AA)
+    lines = banner_lines(reading)
+    cv2.rectangle(picture, (0, 0), (picture.shape[1], 30 + 24 * (len(lines) - 1)), (0, 0, 0), -1)
+    for row, line in enumerate(lines):
+        cv2.putText(
+            picture, line, (8, 21 + 24 * row), cv2.FONT_HERSHEY_SIMPLEX, 0.6, colour, 1, cv2.LINE_AA
+        )
 
 
 def annotate_read(reader: BoardReader, image: Image) -> tuple[Image, BoardReading]:

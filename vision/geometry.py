@@ -32,6 +32,8 @@ Point = tuple[float, float]
 RIM_INSET = 3.0
 """How far in from the sheet's edge the rim is watched (markers start further in)."""
 RIM_STEP = 4.0
+BEYOND_RIM = 10.0
+"""How far out from the sheet's edge the table beside each rim point is looked at."""
 
 MARKER_DICTIONARIES = ("DICT_4X4_50", "DICT_4X4_100", "DICT_5X5_50", "DICT_5X5_100")
 """The ArUco dictionaries a board may use (small ones: fewer false detections)."""
@@ -155,6 +157,19 @@ class Board:
     def rim_sides(self, inset: float = RIM_INSET, step: float = RIM_STEP) -> tuple[int, ...]:
         """For each rim point, its side: 0 top, 1 right, 2 bottom, 3 left."""
         return tuple(side for _point, side in self._rim(inset, step))
+
+    def beyond_rim(
+        self, out: float = BEYOND_RIM, inset: float = RIM_INSET, step: float = RIM_STEP
+    ) -> tuple[Point, ...]:
+        """For each rim point, the table `out` millimetres beyond the sheet's edge from it:
+        an arm crossing the rim covers that too, an edge seen a little off does not."""
+        shifts = ((0.0, -1.0), (1.0, 0.0), (0.0, 1.0), (-1.0, 0.0))
+        beyond = []
+        for (x, y), side in self._rim(inset, step):
+            dx, dy = shifts[side]
+            distance = out + inset
+            beyond.append((x + dx * distance, y + dy * distance))
+        return tuple(beyond)
 
     def _rim(self, inset: float, step: float) -> list[tuple[Point, int]]:
         w, h = self.width - 2 * inset, self.height - 2 * inset

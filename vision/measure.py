@@ -22,6 +22,7 @@ from vision.colours import NEUTRAL_CHROMA, WhiteField, chroma_distance, features
 from vision.geometry import Board
 from vision.glare import GlareWatch
 from vision.lean import Lean
+from vision.reading import Edge
 from vision.registration import Fit, RegistrationTracker, not_found_reason
 from vision.sampling import Patches, Sampler
 
@@ -53,8 +54,9 @@ class Measured:
     paper_covered: NDArray[np.bool_]
     """Per paper point: something coloured or dark lies on it (a crystal's edge, a hand)."""
     sampler: Sampler
-    rim_crossed: bool
-    """Something lies across the sheet's rim: an arm reaching over the board."""
+    rim_crossed: tuple[Edge, ...]
+    """The edges where something lies across the sheet's rim: an arm reaching over the
+    board."""
     blinded: NDArray[np.bool_]
     """Per zone: the paper around it is burnt out to full white (glare, or too much
     exposure), so its colours cannot be judged."""
@@ -165,19 +167,25 @@ class Measurer:
 
     def largest_cover(self, covered: NDArray[np.bool_]) -> int:
         """The most paper points one connected cover spans (a crystal: 1 or 2; a hand: many)."""
-        best = 0
+        return len(self.largest_cover_points(covered))
+
+    def largest_cover_points(self, covered: NDArray[np.bool_]) -> list[int]:
+        """The paper points of the largest connected cover (indices into the board's paper
+        points); [] when nothing is covered."""
+        best: list[int] = []
         unseen = set(np.flatnonzero(covered).tolist())
         while unseen:
             stack = [unseen.pop()]
-            size = 0
+            cover: list[int] = []
             while stack:
                 point = stack.pop()
-                size += 1
+                cover.append(point)
                 for other in np.flatnonzero(self.paper_neighbours[point] & covered).tolist():
                     if other in unseen:
                         unseen.remove(other)
                         stack.append(other)
-            best = max(best, size)
+            if len(cover) > len(best):
+                best = cover
         return best
 
 
@@ -249,14 +257,31 @@ RIM_CHROMA = 0.06
 """Rim points further than this from the rim's usual chromaticity are covered."""
 RIM_DARK = 0.55
 """Rim points darker than this share of the rim's usual brightness are covered."""
+BLEND = 0.12
+"""A rim point this near (as a share of the paper's distance from the table) to a mix of
+the paper and the table beside it shows the sheet's edge seen a little off, not an arm."""
+TABLE_CHANGE = 0.35
+"""The table beyond a rim point differing this much (in log brightness, or ten times as
+much in chromaticity) from its side's usual table has something on it: an arm."""
+
+EDGES = (Edge.NORTH, Edge.EAST, Edge.SOUTH, Edge.WEST)
+"""The rim's sides in Board.rim_sides' order."""
 
 
-def rim_crossed(patches: Patches, sides: NDArray[np.int32]) -> bool:
-    """Whether two neighbouring rim points look unlike the rest of their side of the sheet
-    (one alone may be a speck). Each side is its own reference: a blurred picture mixes
-    the table into a whole side alike, an arm changes a stretch of it."""
+def rim_crossed(patches: Patches, sides: NDArray[np.int32]) -> tuple[Edge, ...]:
+    """The edges where two neighbouring rim points look unlike the rest of their side of
+    the sheet (one alone may be a speck). Each side is its own reference: a blurred picture
+    mixes the table into a whole side alike, an arm changes a stretch of it.
+
+    A sheet that does not lie flat may be seen a millimetre or two off at its edge (more
+    where it curls): a rim point then shows the paper mixed with the table beside it. So a
+    rim point looking like a mix of its side's paper and the table just beyond it, where
+    that table looks as the rest of its side's does, is not covered: an arm crossing the
+    rim puts something else on it, and covers the table beyond too."""
     values = patches.rim.astype(np.float64)
+    table = patches.beyond.astype(np.float64)
     feature = features(values)
+    table_feature = features(table)
     covered = np.zeros(len(values), bool)
     for side in range(4):
         mine = (sides == side) & patches.rim_inside
@@ -266,5 +291,31 @@ def rim_crossed(patches: Patches, sides: NDArray[np.int32]) -> bool:
         typical = features(usual[None, :])[0]
         chroma = np.hypot(feature[:, 0] - typical[0], feature[:, 1] - typical[1])
         dark = values.mean(axis=1) < RIM_DARK * usual.mean()
-        covered |= mine & ((chroma > RIM_CHROMA) | dark)
-    return bool((covered & np.roll(covered, 1)).any())
+        unlike = mine & ((chroma > RIM_CHROMA) | dark)
+        beside = (sides == side) & patches.beyond_inside
+        if unlike.any() and beside.sum() >= 8:
+            usual_table = features(np.median(table[beside], axis=0)[None, :])[0]
+            change = np.maximum(
+                np.abs(table_feature[:, 2] - usual_table[2]),
+                10
+                * np.hypot(
+                    table_feature[:, 0] - usual_table[0], table_feature[:, 1] - usual_table[1]
+                ),
+            )
+            plain_table = beside & (change < TABLE_CHANGE)
+            unlike &= ~(plain_table & _blend(values, usual, table))
+        covered |= unlike
+    pairs = covered & np.roll(covered, 1)
+    return tuple(edge for side, edge in enumerate(EDGES) if (pairs & (sides == side)).any())
+
+
+def _blend(
+    values: NDArray[np.float64], paper: NDArray[np.float64], table: NDArray[np.float64]
+) -> NDArray[np.bool_]:
+    """Per point: whether `values` lie near the line from its `table` colour to `paper`
+    (between the two), as a picture blurred across the sheet's edge shows it."""
+    towards = paper[None, :] - table
+    length = np.maximum(np.linalg.norm(towards, axis=1), 10.0)
+    share = np.clip(((values - table) * towards).sum(axis=1) / length**2, 0.0, 1.0)
+    off = np.linalg.norm(values - table - share[:, None] * towards, axis=1)
+    return np.asarray(off < BLEND * length, np.bool_)

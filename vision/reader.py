@@ -7,9 +7,10 @@
 Per zone, the pixels of each calibrated colour are counted and divided by the area one
 crystal of that colour covered at calibration: about 1 for one crystal, 2 for two. A zone
 is occluded when it holds many pixels of no known colour (skin, a sleeve) or far more of a
-colour than three crystals could cover. Something is over the board (`hands`) when a
-connected stretch of bare paper is covered, when several zones are occluded, when too
-few markers are seen to register the board afresh, or when many zones change at once.
+colour than three crystals could cover. Something is over the board (`hands`) when
+something not paper crosses the sheet's rim, when a connected stretch of bare paper is
+covered, when several zones are occluded, when too few markers are seen to register the
+board afresh, or when many zones change at once; `hand_reasons` says which, and where.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from vision.glare import GlareWatch
 from vision.learning.counting import LearnedCounter
 from vision.learning.model import ZoneModel
 from vision.measure import Measured, Measurer
-from vision.reading import BoardReading, ZoneReading
+from vision.reading import BoardReading, HandReason, HandSign, ZoneReading
 from vision.registration import Fit, RegistrationTracker
 
 Image = NDArray[np.uint8]
@@ -125,6 +126,7 @@ class BoardReader:
         sampler = self.measurer.sampler
         px = 1 / sampler.mm_per_px
         self._counter_area = (self.board.counter_size * px) ** 2
+        self._zone_centres = np.array([zone.centre for zone in sampler.zones], np.float64)
         self._marker_centres = np.array([m.centre for m in self.board.markers], np.float64)
         self._marker_reach = np.array(
             [m.size / 2 + MARKER_MARGIN_MM for m in self.board.markers], np.float64
@@ -188,7 +190,10 @@ class BoardReader:
         if measured.white is None:
             self._hand_was_over = True
             occluded = {z.key: ZoneReading(z.key, confidence=0.0, occluded=True) for z in zones}
-            return BoardReading(occluded, hands=True, registration=registration, t_ns=t_ns)
+            hidden = (HandReason(HandSign.PAPER_HIDDEN),)
+            return BoardReading(
+                occluded, hands=True, registration=registration, t_ns=t_ns, hand_reasons=hidden
+            )
         counts = self._count(measured)
         readings: dict[str, ZoneReading] = {}
         for index, (zone, count) in enumerate(zip(zones, counts, strict=True)):
@@ -203,18 +208,17 @@ class BoardReader:
                 zone.key, count.crystals, count.confidence, counters, count.occluded
             )
         now = tuple(count.crystals for count in counts)
-        seen_hands = (
-            registration.held
-            or measured.rim_crossed
-            or self.measurer.largest_cover(measured.paper_covered) >= HAND_COVER
-            or sum(count.occluded for count in counts) >= HAND_ZONES
-        )
+        seen = self._hands_seen(measured, counts)
+        seen_hands = bool(seen)
         changed = (
             0
             if self._previous is None
             else sum(a != b for a, b in zip(now, self._previous, strict=True))
         )
-        hands = seen_hands or changed >= SUDDEN_CHANGES
+        reasons = seen
+        if changed >= SUDDEN_CHANGES:
+            reasons += (HandReason(HandSign.SUDDEN_CHANGE, count=changed),)
+        hands = bool(reasons)
         if hands:
             self._hand_was_over = True
         elif self._hand_was_over:
@@ -228,7 +232,26 @@ class BoardReader:
             # this frame is distrusted, but it is the reference from now on, so a real
             # change of many zones at once delays the next commit by one frame, not for ever.
             self._previous = now
-        return BoardReading(readings, hands=hands, registration=registration, t_ns=t_ns)
+        return BoardReading(
+            readings, hands=hands, registration=registration, t_ns=t_ns, hand_reasons=reasons
+        )
+
+    def _hands_seen(self, measured: Measured, counts: list[ZoneCounts]) -> tuple[HandReason, ...]:
+        """What in this frame alone shows something over the board, and where."""
+        reasons: list[HandReason] = []
+        if measured.fit.registration.held:
+            reasons.append(HandReason(HandSign.MARKERS_HIDDEN))
+        reasons.extend(HandReason(HandSign.RIM_CROSSED, edge=e) for e in measured.rim_crossed)
+        cover = self.measurer.largest_cover_points(measured.paper_covered)
+        if len(cover) >= HAND_COVER:
+            middle = self.measurer.sampler.paper_points[cover].mean(axis=0)
+            nearest = int(np.linalg.norm(self._zone_centres - middle, axis=1).argmin())
+            key = self.measurer.sampler.zones[nearest].key
+            reasons.append(HandReason(HandSign.PAPER_COVERED, zone=key))
+        occluded = sum(count.occluded for count in counts)
+        if occluded >= HAND_ZONES:
+            reasons.append(HandReason(HandSign.ZONES_OCCLUDED, count=occluded))
+        return tuple(reasons)
 
     def _count(self, measured: Measured) -> list[ZoneCounts]:
         if self.stones is not None:

@@ -4,6 +4,7 @@
     reading.zones["17"].confidence    # 0..1
     reading.zones["diamond-2"]        # a quadrant claim diamond reads like a place
     reading.hands                     # True while something covers the board
+    reading.hand_reasons              # why: (HandReason(RIM_CROSSED, edge=Edge.SOUTH), ...)
     reading.registration.markers_seen # how many fiducials were found
 
 Colour names are the calibration's (`red`, `blue`, `challenge`, ...). A zone is `occluded`
@@ -13,6 +14,7 @@ when the reader could not see it this frame; its crystals are then not to be tru
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
 
@@ -57,6 +59,62 @@ class Registration:
         }
 
 
+class Edge(Enum):
+    """An edge of the sheet, by the board's compass (North is its printed top)."""
+
+    NORTH = "north"
+    EAST = "east"
+    SOUTH = "south"
+    WEST = "west"
+
+
+class HandSign(Enum):
+    """What shows that something is over the board."""
+
+    RIM_CROSSED = "rim crossed"
+    """Something not paper lies across the strip of bare paper round the sheet's edge."""
+    PAPER_COVERED = "paper covered"
+    """A connected stretch of bare paper points is covered by something coloured or dark."""
+    ZONES_OCCLUDED = "zones occluded"
+    """Several zones hold something of no crystal's colour, or far too much of one."""
+    MARKERS_HIDDEN = "markers hidden"
+    """Too few markers were seen to find the board afresh: the last fit was held."""
+    PAPER_HIDDEN = "paper hidden"
+    """Too little bare paper was seen to measure the light."""
+    SUDDEN_CHANGE = "many zones changed at once"
+    """Many zones changed between two frames, as a sweep of an arm changes them."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandReason:
+    """One reason for thinking a hand is over the board, with where it was seen."""
+
+    sign: HandSign
+    edge: Edge | None = None
+    """For a crossed rim: which edge of the sheet."""
+    zone: str | None = None
+    """For covered paper: the zone nearest the cover."""
+    count: int = 0
+    """For occluded or changed zones: how many."""
+
+    def text(self) -> str:
+        """In words: "rim crossed on the south edge", "paper covered near place 47"."""
+        if self.sign is HandSign.RIM_CROSSED and self.edge is not None:
+            return f"rim crossed on the {self.edge.value} edge"
+        if self.sign is HandSign.PAPER_COVERED and self.zone is not None:
+            return f"paper covered near {zone_name(self.zone)}"
+        if self.sign in (HandSign.ZONES_OCCLUDED, HandSign.SUDDEN_CHANGE) and self.count:
+            return f"{self.sign.value} ({self.count})"
+        return self.sign.value
+
+
+def zone_name(key: str) -> str:
+    """A zone in words: "place 47", "claim diamond 2"."""
+    if key.startswith("diamond-"):
+        return f"claim diamond {key.removeprefix('diamond-')}"
+    return f"place {key}"
+
+
 @dataclass(frozen=True, slots=True)
 class BoardReading:
     zones: dict[str, ZoneReading] = field(default_factory=dict)
@@ -64,6 +122,8 @@ class BoardReading:
     registration: Registration | None = None
     """None when the board was not found at all (and no earlier registration was held)."""
     t_ns: int = 0
+    hand_reasons: tuple[HandReason, ...] = ()
+    """Why a hand is thought to be over the board; () when none is."""
 
     @property
     def found(self) -> bool:

@@ -44,6 +44,9 @@ class Patches:
     rim: Image
     """(rim points, 3) BGR round the sheet's edge: see Board.rim."""
     rim_inside: NDArray[np.bool_]
+    beyond: Image
+    """(rim points, 3) BGR of the table beyond each rim point: see Board.beyond_rim."""
+    beyond_inside: NDArray[np.bool_]
 
 
 def _grid(centre: tuple[float, float], half: float, count: int) -> Floats:
@@ -107,9 +110,10 @@ class Sampler:
         ).reshape(-1, 2)
         self.paper_points = np.array(board.paper, np.float64).reshape(-1, 2)
         self._rim_mm = np.array(board.rim(), np.float64)
+        self._beyond_mm = np.array(board.beyond_rim(), np.float64)
         self.rim_sides = np.array(board.rim_sides(), np.int32)
         self._maps_for: BoardMapping | None = None
-        self._maps: tuple[_Maps, _Maps, _Maps] | None = None
+        self._maps: tuple[_Maps, _Maps, _Maps, _Maps] | None = None
 
     def sample(self, image: Image, mapping: BoardMapping) -> Patches:
         if self._maps is None or not mapping.same_as(self._maps_for):
@@ -118,9 +122,10 @@ class Sampler:
                 _Maps.of(mapping, self._zone_mm, width, height),
                 _Maps.of(mapping, self._paper_mm, width, height),
                 _Maps.of(mapping, self._rim_mm, width, height),
+                _Maps.of(mapping, self._beyond_mm, width, height),
             )
             self._maps_for = mapping
-        zone_maps, paper_maps, rim_maps = self._maps
+        zone_maps, paper_maps, rim_maps, beyond_maps = self._maps
         zones = zone_maps.remap(image)
         paper = paper_maps.remap(image)
         rim = rim_maps.remap(image)
@@ -136,6 +141,8 @@ class Sampler:
             ),
             rim=rim,
             rim_inside=rim_maps.inside,
+            beyond=beyond_maps.remap(image),
+            beyond_inside=beyond_maps.inside,
         )
 
     def per_point(self, values: NDArray[Any]) -> NDArray[Any]:
