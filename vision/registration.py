@@ -137,26 +137,45 @@ def _frame(board: Board) -> tuple[Matrix, float]:
 
 
 class _Spline:
-    """A regularised thin-plate spline from the plane to displacements (N x 2)."""
+    """A regularised thin-plate spline from the plane to displacements (N x 2).
+
+    Solved with OpenCV rather than NumPy's LAPACK: for systems this small a threaded BLAS
+    costs far more than it saves, and on a busy machine hundreds of times more."""
 
     def __init__(self, points: Matrix, values: Matrix, smoothing: float) -> None:
+        solved = _solve(_system(points, smoothing), _padded(values))
         count = len(points)
-        kernel = _kernel(points, points) + smoothing * np.eye(count)
-        affine = np.column_stack([np.ones(count), points])
-        system = np.zeros((count + 3, count + 3))
-        system[:count, :count] = kernel
-        system[:count, count:] = affine
-        system[count:, :count] = affine.T
-        right = np.zeros((count + 3, 2))
-        right[:count] = values
-        solved = np.linalg.lstsq(system, right, rcond=None)[0]
         self._points = points
         self._weights = solved[:count]
         self._affine = solved[count:]
 
     def at(self, points: Matrix) -> Matrix:
-        affine = np.column_stack([np.ones(len(points)), points]) @ self._affine
-        return np.asarray(_kernel(points, self._points) @ self._weights + affine, np.float64)
+        affine = _product(np.column_stack([np.ones(len(points)), points]), self._affine)
+        return affine + _product(_kernel(points, self._points), self._weights)
+
+
+def _system(points: Matrix, smoothing: float) -> Matrix:
+    """The spline's linear system: the kernel (regularised) bordered by the affine part."""
+    count = len(points)
+    affine = np.column_stack([np.ones(count), points])
+    system = np.zeros((count + 3, count + 3))
+    system[:count, :count] = _kernel(points, points) + smoothing * np.eye(count)
+    system[:count, count:] = affine
+    system[count:, :count] = affine.T
+    return system
+
+
+def _padded(values: Matrix) -> Matrix:
+    return np.vstack([values, np.zeros((3, values.shape[1]))])
+
+
+def _solve(system: Matrix, right: Matrix) -> Matrix:
+    _ok, solved = cv2.solve(system, right, flags=cv2.DECOMP_LU)
+    return np.asarray(solved, np.float64)
+
+
+def _product(a: Matrix, b: Matrix) -> Matrix:
+    return np.asarray(cv2.gemm(a, b, 1.0, np.zeros((0, 0)), 0.0), np.float64)
 
 
 def _kernel(a: Matrix, b: Matrix) -> Matrix:
@@ -369,19 +388,30 @@ def _smoothest(points: Matrix, values: Matrix, owner: NDArray[np.intp]) -> _Spli
     """The spline (of SMOOTHINGS) that best predicts each marker's corners when fitted
     without them: smooth enough not to follow one marker's own errors, supple enough to
     follow the sheet between markers. `owner`: each point's marker."""
-    errors = []
-    for smoothing in SMOOTHINGS:
-        misses = 0.0
-        for marker in np.unique(owner).tolist():
-            others = owner != marker
-            guess = _Spline(points[others], values[others], smoothing).at(points[~others])
-            misses += float(((guess - values[~others]) ** 2).sum())
-        errors.append(misses)
+    errors = [_left_out_misses(points, values, owner, smoothing) for smoothing in SMOOTHINGS]
     # Markers only sample the sheet, along its border: between them, a suppler spline
     # follows a bend better than one marker left out can show. Take the suppliest that
     # predicts nearly as well as the best.
     chosen = next(i for i, e in enumerate(errors) if e <= NEARLY_AS_WELL * min(errors))
     return _Spline(points, values, SMOOTHINGS[chosen])
+
+
+def _left_out_misses(
+    points: Matrix, values: Matrix, owner: NDArray[np.intp], smoothing: float
+) -> float:
+    """The summed squared miss at each marker's corners of the spline fitted without that
+    marker, all from one inverse of the whole system: the miss at a left-out group g is
+    (inverse_gg)^-1 (inverse @ values)_g (Rippa's formula, for groups)."""
+    _ok, found = cv2.invert(_system(points, smoothing), flags=cv2.DECOMP_LU)
+    inverse: Matrix = np.asarray(found, np.float64)
+    weights = _product(inverse, _padded(values))
+    misses = 0.0
+    for marker in np.unique(owner).tolist():
+        group = np.flatnonzero(owner == marker)
+        block: Matrix = np.asarray(inverse[np.ix_(group, group)], np.float64)
+        miss = _solve(block, weights[group])
+        misses += float((miss**2).sum())
+    return misses
 
 
 def north_edge(board: Board, homography: Matrix) -> str:
