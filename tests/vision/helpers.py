@@ -42,6 +42,21 @@ YELLOW = CHALLENGE
 CALIBRATION_SEED = 101
 
 
+PLAN_FILE = """\
+# Where the crystals lie, as the table had them.
+[places]
+5 = ["red"]
+60 = ["red"]
+22 = ["blue"]
+97 = ["blue"]
+34 = ["yellow"]
+71 = ["yellow"]
+"diamond-2" = ["blue", "yellow"]
+"""
+"""A plan file as a user writes one: the default colours on places of their own, two
+crystals on a claim diamond."""
+
+
 def plan_scene(plan: Mapping[str, tuple[int, ...]], leave_out: int | None = None) -> Scene:
     """The board as the calibration plan asks for it: one crystal of each colour on each of
     its places (but `leave_out`), nothing else."""

@@ -13,6 +13,7 @@ from tests.vision.helpers import (
     BLUE,
     COLOURS,
     EASY,
+    PLAN_FILE,
     RED,
     YELLOW,
     assert_reads_right,
@@ -34,18 +35,6 @@ from vision.plans import (
 )
 from vision.reader import BoardReader
 from vision.synth import Scene, render
-
-PLAN_FILE = """\
-# Where the crystals lie, as the table had them.
-[places]
-5 = ["red"]
-60 = ["red"]
-22 = ["blue"]
-97 = ["blue"]
-34 = ["yellow"]
-71 = ["yellow"]
-"diamond-2" = ["blue", "yellow"]
-"""
 
 
 def scene_of(plan: Plan) -> Scene:

@@ -13,7 +13,7 @@ import pytest
 from numpy.typing import NDArray
 
 from companion.cli import main
-from tests.vision.helpers import BLUE, EASY, RED, YELLOW, plan_scene
+from tests.vision.helpers import BLUE, EASY, PLAN_FILE, RED, YELLOW, plan_scene
 from vision.calibration import Calibration, calibration_plan
 from vision.geometry import Board
 from vision.synth import Scene, render
@@ -84,16 +84,6 @@ def test_the_plan_says_where_each_crystal_goes(capsys: pytest.CaptureFixture[str
     )
 
 
-PLAN_FILE = """\
-[places]
-5 = ["red"]
-60 = ["red"]
-22 = ["blue"]
-97 = ["blue"]
-34 = ["yellow"]
-71 = ["yellow"]
-"diamond-2" = ["blue", "yellow"]
-"""
 LAID = Scene(
     crystals={
         "5": (RED,),

@@ -8,7 +8,7 @@ into or out of it, so a crystal's body is deeper than its rim.
 
 from __future__ import annotations
 
-import math
+from vision.blackbody import blackbody_srgb
 
 Rgb = tuple[float, float, float]
 
@@ -36,20 +36,7 @@ def crystal_transmittance(name: str) -> Rgb:
 def kelvin_rgb(kelvin: float) -> Rgb:
     """A black body's colour at `kelvin`, linear RGB, scaled to luminance 1 (a fit to the
     Planckian locus in sRGB primaries, good to a few percent from 1500 K to 12000 K)."""
-    t = kelvin / 100.0
-    if t <= 66:
-        red = 1.0
-        green = 0.39008157876901960784 * math.log(t) - 0.63184144378862745098
-    else:
-        red = 1.29293618606274509804 * (t - 60) ** -0.1332047592
-        green = 1.12989086089529411765 * (t - 60) ** -0.0755148492
-    if t >= 66:
-        blue = 1.0
-    elif t <= 19:
-        blue = 0.0
-    else:
-        blue = 0.54320678911019607843 * math.log(t - 10) - 1.19625408914
-    srgb = [min(1.0, max(0.0, c)) for c in (red, green, blue)]
+    srgb = blackbody_srgb(kelvin)
     linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in srgb]
     luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
     r, g, b = (c / luminance for c in linear)

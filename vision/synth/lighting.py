@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.blackbody import blackbody_srgb
 from vision.geometry import Board
 from vision.synth.conditions import Conditions
 from vision.synth.kept import kept
@@ -85,21 +86,8 @@ def white_balance(temperature: float) -> tuple[float, float, float]:
 
 
 def _blackbody(temperature: float) -> tuple[float, float, float]:
-    """The sRGB colour of a black body at `temperature` (Tanner Helland's fit), 0..1."""
-    t = temperature / 100.0
-    if t <= 66:
-        r = 255.0
-        g = 99.4708025861 * math.log(t) - 161.1195681661
-    else:
-        r = 329.698727446 * (t - 60) ** -0.1332047592
-        g = 288.1221695283 * (t - 60) ** -0.0755148492
-    if t >= 66:
-        b = 255.0
-    elif t <= 19:
-        b = 0.0
-    else:
-        b = 138.5177312231 * math.log(t - 10) - 305.0447927307
-    return tuple(min(255.0, max(1.0, c)) / 255.0 for c in (r, g, b))  # type: ignore[return-value]
+    """The sRGB colour of a black body at `temperature`, 0..1, never quite black."""
+    return blackbody_srgb(temperature, darkest=1 / 255)
 
 
 def _board_coordinates(view: Projection, small: tuple[int, int], step: float) -> Floats:
