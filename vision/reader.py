@@ -267,7 +267,7 @@ class BoardReader:
         self._ratios_now = ratios
         inside = measured.patches.inside
         if self.learned is not None:
-            return self._learned_count(measured, histogram, inside)
+            return self._learned_count(measured, histogram, ratios, inside)
         # Most zones are plain: nothing there, or one clear crystal of a colour. Decide
         # those at once; look closer only at the rest.
         whole = (ratios >= CLEARLY_ONE) & (ratios < SEVERAL)
@@ -305,13 +305,16 @@ class BoardReader:
         return result
 
     def _learned_count(
-        self, measured: Measured, histogram: NDArray[np.int64], inside: NDArray[np.bool_]
+        self,
+        measured: Measured,
+        histogram: NDArray[np.int64],
+        ratios: NDArray[np.float64],
+        inside: NDArray[np.bool_],
     ) -> list[ZoneCounts]:
         assert self.learned is not None
         held, sure = self.learned.count(measured)
         # What is there is the network's to say; whether the zone can be seen at all (a
         # sleeve, skin, far more colour than three crystals) is still told by the classes.
-        ratios = histogram[:, FIRST_COLOUR:] / self._areas
         unknown = histogram[:, UNKNOWN] / self._typical_area
         result = []
         for index, crystals in enumerate(held):
