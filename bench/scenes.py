@@ -11,7 +11,7 @@ only frames missing on disk are rendered.
     python bench/scenes.py build [--set validation|training] [--limit N] [--jobs J]
                                  [--size 1280x720] [--spp 8] [--frames 6] [--out DIR]
 
-Writes build/scenes/<set>-v1/ (see docs/scenes.md).
+Writes build/scenes/<set>-v2/ (see docs/scenes.md).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from vision.synth.positions import random_position, random_topology
 from vision.synth.scene import Hand, Scene
 
 ROOT = Path(__file__).resolve().parent.parent
-VERSION = "v1"
+VERSION = "v2"
 FORMAT = "memwars-pbr-scenes"
 SEED_BASE = {"validation": 1_000_000, "training": 2_000_000}
 """Set-up seeds: base + index, index below SEED_SPAN, so the two sets never share one."""
@@ -341,7 +341,9 @@ def complete(directory: Path) -> bool:
     return True
 
 
-def load_set(directory: Path) -> StoredSet:
+def load_set(directory: Path, whole: bool = True) -> StoredSet:
+    """The set in `directory`; with `whole=False`, only its set-ups already rendered in full
+    (a set still being built), otherwise a missing frame is an error."""
     data = json.loads((directory / "manifest.json").read_text())
     if data.get("format") != FORMAT:
         raise ValueError(f"{directory} holds no {FORMAT} manifest")
@@ -356,16 +358,70 @@ def load_set(directory: Path) -> StoredSet:
 
     setups = []
     for entry in data["setups"]:
-        calibration = shot(entry["calibration"]).path
-        setups.append(
-            StoredSetup(
-                entry["name"],
-                calibration,
-                tuple(shot(p) for p in entry["frames"]),
-                tuple(tuple(shot(p) for p in s) for s in entry["sequences"]),
+        try:
+            setups.append(
+                StoredSetup(
+                    entry["name"],
+                    shot(entry["calibration"]).path,
+                    tuple(shot(p) for p in entry["frames"]),
+                    tuple(tuple(shot(p) for p in s) for s in entry["sequences"]),
+                )
             )
-        )
+        except (OSError, ValueError):
+            if whole:
+                raise
     return StoredSet(data["set"], (int(data["size"][0]), int(data["size"][1])), tuple(setups))
+
+
+def write_samples(directory: Path, out: Path) -> None:
+    """Training samples for the zone network from a stored set (vision.learning.samples'
+    form): each set-up calibrated on its calibration picture, then its frames with no hand
+    over the board, every zone's picture with the true crystals on it."""
+    from vision.calibrate import calibrate
+    from vision.learning.inputs import context_index
+    from vision.learning.samples import frame_sample, save, setup_arrays
+    from vision.reader import BoardReader
+
+    board = load_board()
+    stored = load_set(directory, whole=False)
+    out.mkdir(parents=True, exist_ok=True)
+    plan = calibration_plan(COLOURS)
+    roles = {"side-1": SIDES[0], "side-2": SIDES[1], "challenge": CHALLENGE}
+    for setup in stored.setups:
+        path = out / f"{stored.name}-{setup.name}.npz"
+        if path.exists():
+            continue
+        result = calibrate(board, [_image(setup.calibration)], plan, roles=roles)
+        if result.problems:
+            print(f"{setup.name}: refused ({result.problems[0]})", flush=True)
+            continue
+        reader = BoardReader(result.calibration, board)
+        context = context_index(reader.measurer.sampler)
+        names = [model.name for model in result.calibration.colours]
+        still = [*setup.frames, *(s for seq in setup.sequences for s in seq)]
+        cells, labels, share = [], [], None
+        for shot in still:
+            if shot.hand_over_board:
+                continue
+            sample = frame_sample(reader, context, _image(shot.path), shot.scene, names)
+            if sample is not None:
+                cells.append(sample[0])
+                labels.append(sample[1])
+                share = sample[2]
+        if share is None:
+            print(f"{setup.name}: no frame measured", flush=True)
+            continue
+        save(path, setup_arrays(result.calibration, cells, labels, share))
+        print(f"{setup.name}: {len(cells)} frames", flush=True)
+
+
+def _image(path: Path) -> np.ndarray:
+    import cv2
+
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise ValueError(f"cannot read {path}")
+    return np.asarray(image, np.uint8)
 
 
 def main(argv: Sequence[str]) -> int:
@@ -378,8 +434,18 @@ def main(argv: Sequence[str]) -> int:
     make.add_argument("--size", default=f"{SIZE[0]}x{SIZE[1]}", help="WIDTHxHEIGHT")
     make.add_argument("--spp", type=int, default=SAMPLES, help="samples per pixel")
     make.add_argument("--frames", type=int, default=FRAMES_PER_SETUP, help="game frames a set-up")
-    make.add_argument("--out", type=Path, help="instead of build/scenes/<set>-v1")
+    make.add_argument("--out", type=Path, help="instead of build/scenes/<set>-v2")
+    samples = commands.add_parser("samples", help="zone network training samples from a set")
+    samples.add_argument("--set", choices=sorted(SEED_BASE), default="training")
+    samples.add_argument("--dir", type=Path, help="instead of build/scenes/<set>-v2")
+    samples.add_argument("out", type=Path, help="where the samples go, one file a set-up")
     args = parser.parse_args(argv)
+    if args.command == "samples":
+        if args.set == "validation":
+            print("the validation set is never trained on")
+            return 2
+        write_samples(args.dir or set_directory(args.set), args.out)
+        return 0
     width, height = (int(v) for v in args.size.lower().split("x"))
     build(args.set, args.limit, args.jobs, (width, height), args.spp, args.frames, args.out)
     return 0

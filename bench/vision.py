@@ -17,9 +17,10 @@ right >= 97 %, false commits 0, read <= 3x decode. Exits 1 when a floor is misse
     python bench/vision.py [--quick]    # --quick: a tenth of the work, floors not enforced
     python bench/vision.py --set pbr    # the stored physically based validation set instead
     python bench/vision.py --counting learned   # count with the zone network, not the rules
+    python bench/vision.py --scenes build/scenes/training-v2   # another stored set
 
 With `--set pbr` the same measurements run on the physically based scenes of
-build/scenes/validation-v1 (bench/scenes.py, docs/scenes.md), built first when missing: each
+build/scenes/validation-v2 (bench/scenes.py, docs/scenes.md), built first when missing: each
 set-up is calibrated on its calibration picture, its game frames are read and its hand-over
 sequences go through the temporal filter. That set is the judge: the reader is never tuned
 on it.
@@ -215,11 +216,13 @@ def read_stored_set(
     """The measurements on the stored physically based validation set (built when missing)."""
     from bench.scenes import build, complete, load_set, set_directory
 
-    directory = directory or set_directory("validation")
-    if not complete(directory):
-        print(f"building the validation set in {directory} (resumable; see docs/scenes.md)")
-        build("validation")
-    stored = load_set(directory)
+    if directory is None:
+        directory = set_directory("validation")
+        if not complete(directory):
+            print(f"building the validation set in {directory} (resumable; see docs/scenes.md)")
+            build("validation")
+    # Another set (the training set, say) is read as far as it has been rendered.
+    stored = load_set(directory, whole=directory == set_directory("validation"))
     plan = calibration_plan(COLOURS)
     roles = {"side-1": SIDES[0], "side-2": SIDES[1], "challenge": CHALLENGE}
     for setup in stored.setups:
@@ -274,6 +277,9 @@ def _picture(path: Path) -> NDArray[np.uint8]:
 def main() -> int:
     quick = "--quick" in sys.argv
     source = sys.argv[sys.argv.index("--set") + 1] if "--set" in sys.argv[:-1] else "own"
+    scenes = Path(sys.argv[sys.argv.index("--scenes") + 1]) if "--scenes" in sys.argv[:-1] else None
+    if scenes is not None:
+        source = "pbr"
     if source not in ("own", "pbr"):
         print(f"no scene set {source!r}: --set pbr, or none for the own virtual camera")
         return 2
@@ -289,7 +295,7 @@ def main() -> int:
     occlusion = Occlusion()
     started = time.perf_counter()
     if source == "pbr":
-        read_stored_set(board, tally, occlusion)
+        read_stored_set(board, tally, occlusion, scenes)
     else:
         scale = 10 if quick else 1
         read_frames(board, FRAMES // scale, FRAMES_PER_SET, tally)

@@ -101,3 +101,38 @@ def test_the_builder_writes_frames_truth_and_a_manifest_bench_can_load(tmp_path:
     again = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr
     assert "0 rendered" in again.stdout
+
+
+def test_samples_come_only_from_set_ups_rendered_whole_and_never_from_validation(
+    tmp_path: Path,
+) -> None:
+    scenes = tmp_path / "scenes"
+    build = [
+        sys.executable, str(ROOT / "bench" / "scenes.py"), "build", "--set", "training",
+        "--limit", "2", "--size", "160x90", "--spp", "1", "--frames", "1", "--out", str(scenes),
+    ]  # fmt: skip
+    assert subprocess.run(build, cwd=ROOT, capture_output=True, timeout=300).returncode == 0
+    (scenes / "setup-001" / "frame-00.json").unlink()
+    sys.path.insert(0, str(ROOT))
+    from bench.scenes import load_set
+
+    with pytest.raises(OSError):
+        load_set(scenes)
+    assert [s.name for s in load_set(scenes, whole=False).setups] == ["setup-000"]
+    samples = [sys.executable, str(ROOT / "bench" / "scenes.py"), "samples"]
+    out = tmp_path / "samples"
+    done = subprocess.run(
+        [*samples, "--dir", str(scenes), str(out)], cwd=ROOT, capture_output=True, text=True,
+        timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    # A board 160 pixels wide is too small to calibrate on: said, and nothing written.
+    assert done.stdout.startswith("setup-000: refused")
+    assert "setup-001" not in done.stdout
+    assert not list(out.glob("*.npz"))
+    refused = subprocess.run(
+        [*samples, "--set", "validation", str(out)], cwd=ROOT, capture_output=True, text=True,
+        timeout=60,
+    )  # fmt: skip
+    assert refused.returncode == 2
+    assert "never trained on" in refused.stdout

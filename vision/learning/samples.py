@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.calibration import Calibration
 from vision.geometry import Board, load_board
 from vision.learning.inputs import context_index, shrink, zone_squares
 from vision.reader import BoardReader
@@ -72,19 +73,44 @@ def setup_samples(board: Board, number: int, frames: int) -> dict[str, np.ndarra
     for index in range(frames):
         scene = with_doubles(random_position(board, rng, topology, sides, challenge), rng)
         shot = render(board, scene, conditions, SEED_BASE + 200_000 + number * 100 + index)
-        measured = reader.measurer.measure(shot.image)
-        if measured is None or measured.white is None or not measured.patches.inside.all():
-            continue
-        squares, own = zone_squares(measured, context)
-        mean, share = shrink(squares, own)
-        cells.append(mean.astype(np.float16))
-        counts = np.zeros((len(squares), len(names)), np.uint8)
-        for row, zone in enumerate(measured.sampler.zones):
-            held = scene.crystals.get(zone.key, ())
-            counts[row] = [held.count(name) for name in names]
-        labels.append(counts)
+        sample = frame_sample(reader, context, shot.image, scene, names)
+        if sample is not None:
+            cells.append(sample[0])
+            labels.append(sample[1])
+            share = sample[2]
     if not cells or share is None:
         return "no frame measured"
+    return setup_arrays(calibration, cells, labels, share)
+
+
+def frame_sample(
+    reader: BoardReader,
+    context: np.ndarray,
+    image: np.ndarray,
+    scene: Scene,
+    names: list[str],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """One frame's zone pictures (float16), the true count of each colour on each zone, and
+    the cells' share of the zone's own points; None when the board was not measured whole."""
+    measured = reader.measurer.measure(image)
+    if measured is None or measured.white is None or not measured.patches.inside.all():
+        return None
+    squares, own = zone_squares(measured, context)
+    mean, share = shrink(squares, own)
+    counts = np.zeros((len(squares), len(names)), np.uint8)
+    for row, zone in enumerate(measured.sampler.zones):
+        held = scene.crystals.get(zone.key, ())
+        counts[row] = [held.count(name) for name in names]
+    return mean.astype(np.float16), counts, share
+
+
+def setup_arrays(
+    calibration: Calibration,
+    cells: list[np.ndarray],
+    labels: list[np.ndarray],
+    share: np.ndarray,
+) -> dict[str, np.ndarray]:
+    """A set-up's samples as stored in its file."""
     models = np.array([[m.hue, m.saturation, m.brightness] for m in calibration.colours])
     return {
         "cells": np.stack(cells),
@@ -92,6 +118,13 @@ def setup_samples(board: Board, number: int, frames: int) -> dict[str, np.ndarra
         "labels": np.stack(labels),
         "colours": models.astype(np.float32),
     }
+
+
+def save(path: Path, samples: dict[str, np.ndarray]) -> None:
+    """Written whole or not at all: a run stopped half way leaves no short file."""
+    partial = path.with_suffix(".part.npz")
+    np.savez_compressed(partial, allow_pickle=False, **samples)
+    partial.rename(path)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -112,9 +145,7 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(samples, str):
             print(f"set-up {number}: refused ({samples})", flush=True)
             continue
-        partial = path.with_suffix(".part.npz")
-        np.savez_compressed(partial, allow_pickle=False, **samples)
-        partial.rename(path)
+        save(path, samples)
         took = time.monotonic() - start
         print(f"set-up {number}: {len(samples['cells'])} frames, {took:.1f} s", flush=True)
     return 0

@@ -221,6 +221,10 @@ def _lamp(lamp: Lamp, table: Table, camera: Camera, transform: Any) -> dict[str,
         .look_at(origin=list(position), target=list(target), up=up)
         .scale([lamp.size / 2, lamp.size / 2, 1.0]),
         "emitter": {"type": "area", "radiance": _rgb(np.array(kelvin_rgb(lamp.kelvin)) * radiance)},
+        # A lamp is a light, not a screen: a camera that has one in its view sees past its
+        # back (a real lamp's housing is a small thing well above the table) and its glowing
+        # face from the front.
+        "bsdf": {"type": "mask", "opacity": 0.0, "material": {"type": "diffuse"}},
     }
 
 
