@@ -183,6 +183,10 @@ class Conditions:
     glare: Glare | None = None
     shine: float = 0.5
     """Strength of the specular highlights on crystals."""
+    clarity: float = 0.0
+    """How clear the crystals are: the share of their colour that is light passed through
+    them from what lies under them. 0 a milky crystal, its colour its own; near 1 clear
+    acrylic, dark on a black counter."""
 
     # The sensor, lens and codec.
     exposure: float = 1.0
@@ -270,8 +274,23 @@ def random_conditions(rng: np.random.Generator, **overrides: Any) -> Conditions:
         paper_tint=_random_paper(rng),
         ink=float(rng.uniform(0.0, 1.0) ** 2),
     )
-    shaped = conditions.replace(paper_shape=_random_paper_shape(_shape_stream(conditions)))
+    shaped = conditions.replace(
+        paper_shape=_random_paper_shape(_shape_stream(conditions)),
+        clarity=_random_clarity(_clarity_stream(conditions)),
+    )
     return shaped.replace(**overrides)
+
+
+def _clarity_stream(conditions: Conditions) -> np.random.Generator:
+    """A stream of its own for the crystals' clarity (see _shape_stream)."""
+    return np.random.default_rng(
+        [round(conditions.shine * 1e6), round(conditions.light_size * 1e6), 7]
+    )
+
+
+def _random_clarity(rng: np.random.Generator) -> float:
+    # Game crystals range from frosted, almost opaque, to clear acrylic.
+    return float(rng.uniform(0.3, 0.85) if rng.random() < 0.5 else rng.uniform(0.0, 0.3))
 
 
 def _random_paper(rng: np.random.Generator) -> tuple[float, float, float]:

@@ -26,6 +26,8 @@ RINGS = ((1.0, 0.0), (0.99, 0.3), (0.8, 0.72), (0.5, 1.0))
 HEIGHT_RATIO = 0.7
 SHIFT = 4
 """Sub-pixel bits for OpenCV's polygon filling."""
+COUNTER_BLACK = 0.06
+"""What a counter's black tile gives back of the light through a crystal on it."""
 
 Image = NDArray[np.uint8]
 Floats = NDArray[np.float64]
@@ -101,8 +103,11 @@ def draw_crystals(
     shine: float,
     diameter: float,
     seed: int,
+    clarity: float = 0.0,
 ) -> None:
-    """Fill every crystal's visible facets, farthest crystal first."""
+    """Fill every crystal's visible facets, farthest crystal first. `clarity` is the share
+    of a crystal's colour that is light through it from what it stands on (a counter's
+    black gives none back)."""
     if not crystals:
         return
     world = corners(crystals, projection, diameter)
@@ -116,7 +121,7 @@ def draw_crystals(
     towards_camera /= np.linalg.norm(towards_camera, axis=2, keepdims=True)
     visible = np.einsum("nfi,nfi->nf", normals, towards_camera) > 0.02
     rng = np.random.default_rng(seed % (1 << 63))
-    colours = _facet_colours(crystals, normals, towards_camera, light, shine, rng)
+    colours = _facet_colours(crystals, normals, towards_camera, light, shine, rng, clarity)
     distance = np.linalg.norm(world[:, 0].mean(axis=1) - camera, axis=1)
     for index in np.argsort(-distance):
         points = pixels[index]
@@ -166,9 +171,14 @@ def _facet_colours(
     light: Light,
     shine: float,
     rng: np.random.Generator,
+    clarity: float = 0.0,
 ) -> Floats:
     """BGR of every facet, (crystals, facets, 3), 0..255."""
     reflectance = np.array([c.reflectance for c in crystals])[:, None, :]
+    # Light through a clear crystal comes back off what is under it: paper returns it, a
+    # counter's black does not.
+    ground = np.array([COUNTER_BLACK if c.base > 0 else 1.0 for c in crystals])
+    reflectance = reflectance * (1.0 - clarity * (1.0 - ground))[:, None, None]
     gloss = np.array([pigment(c.colour).gloss for c in crystals])[:, None] * shine
     lit = light.shade(normals.reshape(-1, 3)).reshape(normals.shape[:2])
     # Light passing through the acrylic leaves by the facets facing away from the lamp.

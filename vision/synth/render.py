@@ -93,7 +93,9 @@ def render(
         # Each crystal's shadow falls on the paper around it, at the sheet's height there.
         for crystal in laid:
             crystals.draw_shadows(image, [crystal], view.resting_at(crystal.centre), lamp, diameter)
-    crystals.draw_crystals(image, laid, view, lamp, conditions.shine, diameter, seed)
+    crystals.draw_crystals(
+        image, laid, view, lamp, conditions.shine, diameter, seed, conditions.clarity
+    )
     hand_mask = np.zeros((height, width), bool)
     # Hands are held well above the board: the paper's shape under them does not move them.
     _draw_hands(image, scene, seed, conditions, board, view.flat, lamp, hand_mask)
