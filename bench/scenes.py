@@ -9,7 +9,9 @@ The validation set's seeds and the training set's never overlap. Building is res
 only frames missing on disk are rendered.
 
     python bench/scenes.py build [--set validation|training] [--limit N] [--jobs J]
-                                 [--size 1280x720] [--spp 8] [--frames 6] [--out DIR]
+                                 [--size 1280x720] [--spp 8] [--frames 6] [--sequences 1]
+                                 [--out DIR]
+    python bench/scenes.py samples [--set training] [--dir DIR] OUT
 
 Writes build/scenes/<set>-v2/ (see docs/scenes.md).
 """
@@ -81,7 +83,9 @@ class SetupPlan:
         return (self.calibration, *self.frames, *(job for s in self.sequences for job in s))
 
 
-def plan_setup(board: Board, set_name: str, index: int, frames: int) -> SetupPlan:
+def plan_setup(
+    board: Board, set_name: str, index: int, frames: int, sequences: int = SEQUENCES_PER_SETUP
+) -> SetupPlan:
     if not 0 <= index < SEED_SPAN:
         raise ValueError(f"set-up index {index} out of range")
     seed = SEED_BASE[set_name] + index
@@ -97,18 +101,18 @@ def plan_setup(board: Board, set_name: str, index: int, frames: int) -> SetupPla
             seed * 1000 + 1 + k)
         for k in range(frames)
     )  # fmt: skip
-    sequences = []
-    for number in range(SEQUENCES_PER_SETUP):
+    filmed = []
+    for number in range(sequences):
         layout = seed * 1000 + 500 + 20 * number
         start = random_position(board, rng, topology)
         scenes = hand_over(board, start, np.random.default_rng([seed, number]), layout)
-        sequences.append(
+        filmed.append(
             tuple(
                 Job(f"{name}/sequence-{number}-{k:02d}", scene, layout + 1 + k, layout)
                 for k, scene in enumerate(scenes)
             )
         )
-    return SetupPlan(name, seed, setup, calibration, games, tuple(sequences))
+    return SetupPlan(name, seed, setup, calibration, games, tuple(filmed))
 
 
 def hand_over(board: Board, start: Scene, rng: np.random.Generator, layout: int) -> list[Scene]:
@@ -277,12 +281,13 @@ def build(
     spp: int = SAMPLES,
     frames: int = FRAMES_PER_SETUP,
     out: Path | None = None,
+    sequences: int = SEQUENCES_PER_SETUP,
 ) -> Path:
     directory = out or set_directory(set_name)
     directory.mkdir(parents=True, exist_ok=True)
     board = load_board()
     count = SET_SIZE[set_name] if limit is None else limit
-    plans = [plan_setup(board, set_name, index, frames) for index in range(count)]
+    plans = [plan_setup(board, set_name, index, frames, sequences) for index in range(count)]
     _write(directory / "manifest.json", json.dumps(manifest(set_name, plans, size, spp)).encode())
     started = time.perf_counter()
     rendered = 0
@@ -434,6 +439,9 @@ def main(argv: Sequence[str]) -> int:
     make.add_argument("--size", default=f"{SIZE[0]}x{SIZE[1]}", help="WIDTHxHEIGHT")
     make.add_argument("--spp", type=int, default=SAMPLES, help="samples per pixel")
     make.add_argument("--frames", type=int, default=FRAMES_PER_SETUP, help="game frames a set-up")
+    make.add_argument(
+        "--sequences", type=int, default=SEQUENCES_PER_SETUP, help="hand-overs a set-up"
+    )
     make.add_argument("--out", type=Path, help="instead of build/scenes/<set>-v2")
     samples = commands.add_parser("samples", help="zone network training samples from a set")
     samples.add_argument("--set", choices=sorted(SEED_BASE), default="training")
@@ -447,7 +455,10 @@ def main(argv: Sequence[str]) -> int:
         write_samples(args.dir or set_directory(args.set), args.out)
         return 0
     width, height = (int(v) for v in args.size.lower().split("x"))
-    build(args.set, args.limit, args.jobs, (width, height), args.spp, args.frames, args.out)
+    build(
+        args.set, args.limit, args.jobs, (width, height), args.spp, args.frames, args.out,
+        args.sequences,
+    )  # fmt: skip
     return 0
 
 

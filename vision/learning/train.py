@@ -1,7 +1,13 @@
 """Train the zone network on samples from the virtual camera (and from any other scene
 source written in the same form), and export it for OpenCV's DNN module.
 
-    python -m vision.learning.train SAMPLES_DIR [SAMPLES_DIR ...] --out vision/models/zones.onnx
+    python -m vision.learning.train SAMPLES_DIR[:WEIGHT] ... --out vision/models/zones.onnx
+
+Each folder's set-ups count WEIGHT times in an epoch (default 1): a few set-ups from a
+costly source (the physically based renderer) weigh as much as many cheap ones. Every
+zone-colour pair worth showing is worked out once, up front; a tenth of each folder's
+set-ups is held out, and the figures on them are printed folder by folder after each
+epoch.
 
 Needs PyTorch and onnx, which the companion itself never does (`make train-vision` makes a
 separate environment for them). The same samples and seed give the same model.
@@ -37,48 +43,79 @@ class SetUp:
     labels: np.ndarray
     """(frames, zones, colours) crystals of each colour on each zone."""
     axes: np.ndarray
+    source: int = 0
+    """Which of the sample folders it came from."""
+
+
+@dataclass
+class Pairs:
+    """Every zone-colour pair worth showing the network, computed once."""
+
+    inputs: np.ndarray
+    """(pairs, CHANNELS, GRID, GRID) float16."""
+    targets: np.ndarray
+    setup: np.ndarray
+    """Per pair: its set-up's number."""
+    zone: np.ndarray
+    """Per pair: a number for its zone in its frame, unique across all set-ups."""
 
 
 def network() -> nn.Module:
     return nn.Sequential(
-        nn.Conv2d(CHANNELS, 12, 5, stride=2, padding=2),
+        nn.Conv2d(CHANNELS, 16, 3, padding=1),
         nn.ReLU(),
-        nn.Conv2d(12, 16, 3, padding=1),
+        nn.Conv2d(16, 24, 3, stride=2, padding=1),
+        nn.ReLU(),
+        nn.Conv2d(24, 32, 3, padding=1),
         nn.ReLU(),
         nn.MaxPool2d(2),
         nn.Flatten(),
-        nn.Linear(16 * (GRID // 4) ** 2, 32),
+        nn.Linear(32 * (GRID // 4) ** 2, 64),
         nn.ReLU(),
-        nn.Linear(32, MAX_COUNT + 1),
+        nn.Linear(64, MAX_COUNT + 1),
     )
+
+
+def folder_and_weight(text: str) -> tuple[Path, int]:
+    """`DIR` or `DIR:K`: K is how many times each of its set-ups counts in an epoch."""
+    name, _, weight = text.rpartition(":") if ":" in text else (text, "", "1")
+    return Path(name), max(1, int(weight))
 
 
 def load(folders: list[Path]) -> list[SetUp]:
     setups = []
-    for folder in folders:
-        for path in sorted(folder.glob("setup-*.npz")):
+    for source, folder in enumerate(folders):
+        for path in sorted(folder.glob("*.npz")):
             if path.name.endswith(".part.npz"):
                 continue
             data = np.load(path)
-            setups.append(SetUp(data["cells"], data["share"], data["labels"], data["colours"]))
+            setups.append(
+                SetUp(data["cells"], data["share"], data["labels"], data["colours"], source)
+            )
     return setups
 
 
-def batch(
-    setups: list[SetUp], picks: list[tuple[int, int]], rng: np.random.Generator, keep_easy: float
-) -> tuple[np.ndarray, np.ndarray]:
-    inputs = []
-    targets = []
-    for number, frame in picks:
-        setup = setups[number]
-        x = cell_inputs(setup.cells[frame].astype(np.float32), setup.share, setup.axes)
-        y = np.minimum(setup.labels[frame].reshape(-1), MAX_COUNT).astype(np.int64)
-        # An easy pair: none of the colour there, and no cell anywhere near it.
-        near = near_colour(x)
-        keep = (y > 0) | near | (rng.random(len(y)) < keep_easy)
-        inputs.append(x[keep])
-        targets.append(y[keep])
-    return np.concatenate(inputs), np.concatenate(targets)
+def pairs_of(setups: list[SetUp], rng: np.random.Generator, keep_easy: float, frames: int) -> Pairs:
+    """The pairs of every frame: those with a cell near the colour, and a few easy ones
+    (none of the colour there, nothing near it) so the network learns those too."""
+    inputs, targets, setup_of, zone_of = [], [], [], []
+    zone_base = 0
+    for number, setup in enumerate(setups):
+        for frame in range(min(frames, len(setup.cells))):
+            x = cell_inputs(setup.cells[frame].astype(np.float32), setup.share, setup.axes)
+            y = np.minimum(setup.labels[frame].reshape(-1), MAX_COUNT).astype(np.int64)
+            colours = setup.labels.shape[2]
+            zones = np.repeat(np.arange(setup.labels.shape[1]), colours) + zone_base
+            zone_base += setup.labels.shape[1]
+            keep = (y > 0) | near_colour(x) | (rng.random(len(y)) < keep_easy)
+            inputs.append(x[keep].astype(np.float16))
+            targets.append(y[keep])
+            setup_of.append(np.full(int(keep.sum()), number, np.int32))
+            zone_of.append(zones[keep])
+    return Pairs(
+        np.concatenate(inputs), np.concatenate(targets), np.concatenate(setup_of),
+        np.concatenate(zone_of),
+    )  # fmt: skip
 
 
 def turned(x: torch.Tensor, rng: np.random.Generator) -> torch.Tensor:
@@ -87,67 +124,82 @@ def turned(x: torch.Tensor, rng: np.random.Generator) -> torch.Tensor:
     return torch.flip(x, dims=(3,)) if rng.random() < 0.5 else x
 
 
-def evaluate(model: nn.Module, setups: list[SetUp], frames: list[tuple[int, int]]) -> str:
-    """Zone-colour pairs and whole zones counted wrong on held-out set-ups."""
-    pairs = wrong_pairs = zones = wrong_zones = 0
+def evaluate(model: nn.Module, pairs: Pairs, chosen: np.ndarray) -> str:
+    """Zone-colour pairs and whole zones counted wrong among the chosen pairs (held-out
+    set-ups). A pair not shown holds none of its colour, as at run time: those kept only
+    as easy examples are right by construction and left out of the figures."""
     model.eval()
+    got = np.empty(len(chosen), np.int64)
     with torch.no_grad():
-        for number, frame in frames:
-            setup = setups[number]
-            x = cell_inputs(setup.cells[frame].astype(np.float32), setup.share, setup.axes)
-            y = np.minimum(setup.labels[frame], MAX_COUNT)
-            # As at run time: a pair with nothing near its colour holds none of it.
-            got = np.zeros(len(x), np.int64)
-            looked = near_colour(x)
-            got[looked] = model(torch.from_numpy(x[looked])).argmax(dim=1).numpy()
-            got = got.reshape(y.shape)
-            pairs += y.size
-            wrong_pairs += int((got != y).sum())
-            zones += len(y)
-            wrong_zones += int((got != y).any(axis=1).sum())
+        for first in range(0, len(chosen), 4096):
+            part = chosen[first : first + 4096]
+            x = torch.from_numpy(pairs.inputs[part].astype(np.float32))
+            got[first : first + len(part)] = model(x).argmax(dim=1).numpy()
     model.train()
+    wrong = got != pairs.targets[chosen]
+    zones = np.unique(pairs.zone[chosen])
+    wrong_zones = np.unique(pairs.zone[chosen][wrong])
     return (
-        f"pairs wrong {wrong_pairs}/{pairs} ({100 * wrong_pairs / max(pairs, 1):.3f} %), "
-        f"zones wrong {wrong_zones}/{zones} ({100 * wrong_zones / max(zones, 1):.3f} %)"
+        f"pairs wrong {int(wrong.sum())}/{len(chosen)}, "
+        f"zones wrong {len(wrong_zones)} of {len(zones)} looked at "
+        f"({100 * len(wrong_zones) / max(len(zones), 1):.3f} %)"
     )
 
 
-def train(setups: list[SetUp], epochs: int, seed: int, frames_per_step: int) -> nn.Module:
+def train(
+    setups: list[SetUp],
+    weights: list[int],
+    epochs: int,
+    seed: int,
+    batch_size: int,
+    frames: int,
+) -> nn.Module:
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
-    order = rng.permutation(len(setups))
-    held = set(order[: max(1, int(len(setups) * HELD_OUT))].tolist())
-    training = [
-        (n, f) for n in range(len(setups)) if n not in held for f in range(len(setups[n].cells))
-    ]
-    checking = [(n, f) for n in sorted(held) for f in range(len(setups[n].cells))]
+    pairs = pairs_of(setups, rng, EASY, frames)
+    # Set-ups held out from each source alike, so each is judged on ones it never saw.
+    held = np.zeros(len(setups), bool)
+    for source in sorted({s.source for s in setups}):
+        members = [n for n, s in enumerate(setups) if s.source == source]
+        picked = rng.permutation(members)[: max(1, int(len(members) * HELD_OUT))]
+        held[picked] = True
+    source = np.array([s.source for s in setups])[pairs.setup]
+    training = np.flatnonzero(~held[pairs.setup])
+    repeats = np.array(weights)[source[training]]
+    training = np.repeat(training, repeats)
+    checks = {int(k): np.flatnonzero(held[pairs.setup] & (source == k)) for k in np.unique(source)}
+    print(
+        f"{len(pairs.targets)} pairs; {len(training)} shown an epoch; held out: "
+        + ", ".join(f"source {k}: {len(v)}" for k, v in checks.items()),
+        flush=True,
+    )
     model = network()
     optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
-    steps = epochs * (len(training) // frames_per_step)
+    steps = epochs * (len(training) // batch_size)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
     loss_of = nn.CrossEntropyLoss()
     step = 0
     for epoch in range(epochs):
         start = time.monotonic()
-        shuffled = [training[i] for i in rng.permutation(len(training))]
+        shuffled = training[rng.permutation(len(training))]
         total = 0.0
-        for first in range(0, len(shuffled) - frames_per_step + 1, frames_per_step):
-            x, y = batch(setups, shuffled[first : first + frames_per_step], rng, EASY)
-            inputs = turned(torch.from_numpy(x), rng)
-            loss = loss_of(model(inputs), torch.from_numpy(y))
+        batches = 0
+        for first in range(0, len(shuffled) - batch_size + 1, batch_size):
+            part = shuffled[first : first + batch_size]
+            inputs = turned(torch.from_numpy(pairs.inputs[part].astype(np.float32)), rng)
+            loss = loss_of(model(inputs), torch.from_numpy(pairs.targets[part]))
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
             if step < steps:
                 schedule.step()
             step += 1
+            batches += 1
             total += float(loss.detach())
         took = time.monotonic() - start
-        print(
-            f"epoch {epoch + 1}: loss {total / max(1, len(shuffled) // frames_per_step):.4f}, "
-            f"{took:.0f} s; held-out {evaluate(model, setups, checking)}",
-            flush=True,
-        )
+        figures = "; ".join(f"source {k}: {evaluate(model, pairs, v)}" for k, v in checks.items())
+        loss = total / max(1, batches)
+        print(f"epoch {epoch + 1}: loss {loss:.4f}, {took:.0f} s; held out {figures}", flush=True)
     return model
 
 
@@ -170,18 +222,21 @@ def export(model: nn.Module, path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.learning.train")
-    parser.add_argument("samples", nargs="+", type=Path)
+    parser.add_argument("samples", nargs="+", help="sample folders, each DIR or DIR:WEIGHT")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--frames-per-step", type=int, default=6)
+    parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--frames", type=int, default=10, help="the most frames a set-up")
     args = parser.parse_args(argv)
-    setups = load(args.samples)
+    folders = [folder_and_weight(text) for text in args.samples]
+    setups = load([folder for folder, _ in folders])
     if len(setups) < 2:
         print("too few set-ups to train on", file=sys.stderr)
         return 2
     print(f"{len(setups)} set-ups, {sum(len(s.cells) for s in setups)} frames", flush=True)
-    model = train(setups, args.epochs, args.seed, args.frames_per_step)
+    weights = [weight for _, weight in folders]
+    model = train(setups, weights, args.epochs, args.seed, args.batch, args.frames)
     export(model, args.out)
     print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KB)")
     return 0
