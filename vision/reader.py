@@ -53,6 +53,8 @@ SEVERAL = 1.7
 TWO_IN_ONE_BLOB = 2.6
 """One blob this big (in crystals) is two crystals touching."""
 MAX_CRYSTALS = 3
+BLINDED_CONFIDENCE = 0.6
+"""The most a zone whose paper has burnt out to white is trusted."""
 RING_AREA = 0.6
 """A counter's ring (or pips) covers less than this of a crystal's area."""
 CUT_OFF = 0.5
@@ -200,12 +202,14 @@ class BoardReader:
             counters: tuple[int | None, ...] = ()
             if not count.occluded and count.black >= 0.25 * self._counter_area:
                 counters = self._counters(image, measured, index, count)
+            confidence = count.confidence
             if measured.blinded[index]:
-                # Glare has burnt the paper out here: the colours cannot be trusted.
-                readings[zone.key] = ZoneReading(zone.key, confidence=0.0, occluded=True)
-                continue
+                # The paper has burnt out to full white here (glare, or too much exposure):
+                # its true white is unknown, so crystals seem paler than they are, but a
+                # crystal still shows its hue against it. Read it, less sure.
+                confidence = min(confidence, BLINDED_CONFIDENCE)
             readings[zone.key] = ZoneReading(
-                zone.key, count.crystals, count.confidence, counters, count.occluded
+                zone.key, count.crystals, confidence, counters, count.occluded
             )
         now = tuple(count.crystals for count in counts)
         seen = self._hands_seen(measured, counts)
