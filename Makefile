@@ -40,11 +40,15 @@ bench: $(STAMP)
 	$(BIN)/python bench/pipeline.py
 	$(BIN)/python bench/mem.py
 
-# The zone network (vision/learning): samples from the virtual camera, then training in an
-# environment of its own, as PyTorch is needed for training only, never by the companion.
+# The zone network (vision/learning): samples from the virtual camera and from the
+# physically based training set (rendered first: hours on two cores, resumable), then
+# training in an environment of its own, as PyTorch is needed for training only, never by
+# the companion.
 TRAIN_VENV  ?= .venv-train
 TRAIN_STAMP := $(TRAIN_VENV)/.installed
 SAMPLES     ?= build/samples/synth
+PBR_SAMPLES ?= build/samples/pbr
+PBR_SETUPS  ?= 100
 
 $(TRAIN_STAMP):
 	$(PYTHON) -m venv $(TRAIN_VENV)
@@ -56,8 +60,11 @@ $(TRAIN_STAMP):
 train-vision: $(STAMP) $(TRAIN_STAMP)
 	$(BIN)/python -m vision.learning.samples $(SAMPLES) --first 0 --setups 400 --frames 20
 	$(BIN)/python -m vision.learning.samples $(SAMPLES) --first 1000 --setups 400 --frames 20
+	$(BIN)/python bench/scenes.py build --set training --limit $(PBR_SETUPS) --frames 8 \
+		--sequences 0
+	$(BIN)/python bench/scenes.py samples --set training $(PBR_SAMPLES)
 	PYTHONPATH=. $(TRAIN_VENV)/bin/python -m vision.learning.train $(SAMPLES) \
-		--out vision/models/zones.onnx
+		$(PBR_SAMPLES):10 --out vision/models/zones.onnx
 
 clean:
 	rm -rf $(VENV) $(TRAIN_VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -81,6 +81,11 @@ class Tally:
     false_hands: int = 0
     """Still frames (no hand in them) read as having a hand over the board."""
     counter_errors: int = 0
+    false_hand_signs: dict[str, int] = field(default_factory=dict)
+    """What made the reader see those hands: frames per sign."""
+    zones_on_counters: int = 0
+    """Zones with a topology counter on them (a crystal there stands on black)."""
+    errors_on_counters: int = 0
     refused: list[str] = field(default_factory=list)
     read_s: list[float] = field(default_factory=list)
     decode_s: list[float] = field(default_factory=list)
@@ -122,13 +127,19 @@ def check_frame(
 ) -> None:
     """Tally one still frame's reading (no hand in it) against its truth."""
     tally.false_hands += reading.hands
+    if reading.hands:
+        for reason in {reason.sign.value for reason in reading.hand_reasons}:
+            tally.false_hand_signs[reason] = tally.false_hand_signs.get(reason, 0) + 1
     wrong = []
     for zone in board.zones():
         want = tuple(sorted(scene.crystals.get(zone.key, ())))
         got = reading.zones[zone.key].crystals if zone.key in reading.zones else None
+        want_counters = scene.counters.get(zone.key, ())
+        if want_counters:
+            tally.zones_on_counters += 1
+            tally.errors_on_counters += got != want
         if got != want:
             wrong.append(f"{zone.key}: {want} read {got}")
-        want_counters = scene.counters.get(zone.key, ())
         seen = reading.zones[zone.key].counters if zone.key in reading.zones else ()
         if want_counters:
             tally.counters += 1
@@ -320,13 +331,18 @@ def report(tally: Tally, occlusion: Occlusion, elapsed: float, source: str = "ow
         print(f"  refused {refusal}")
     print(
         f"  per-zone error: {error:.4%} ({tally.zone_errors} of {tally.zones} zones)"
-        f"  floor <= {ERROR_FLOOR:.1%}"
+        f"  floor <= {ERROR_FLOOR:.1%}; on a counter: {tally.errors_on_counters} of "
+        f"{tally.zones_on_counters}"
     )
     print(
         f"  frames read fully right: {right:.2%} ({tally.frames_right} of {tally.frames})"
         f"  floor >= {FULLY_RIGHT_FLOOR:.0%}"
     )
-    print(f"  hands seen where there were none: {tally.false_hands} of {tally.frames} frames")
+    signs = ", ".join(f"{sign} {n}" for sign, n in sorted(tally.false_hand_signs.items()))
+    print(
+        f"  hands seen where there were none: {tally.false_hands} of {tally.frames} frames"
+        + (f" ({signs})" if signs else "")
+    )
     print(
         f"  topology counters: {tally.counters_exact} of {tally.counters} read exactly (value,"
         f" or face down); wrong values read: {tally.counter_errors}"
