@@ -35,6 +35,9 @@ TOP = 1.6
 
 NEUTRAL_CHROMA = 0.045
 """How far from grey (in chromaticity) paper, print and shadows may drift."""
+DARK_GREY = 0.6
+"""Below this reflectance a grey surface may drift further from grey (NEUTRAL_CHROMA
+times the square root of how many times darker it is)."""
 BLACK_BELOW = 0.22
 """Reflectance under which a grey pixel is a black tile rather than a shadow or print."""
 DARK_BELOW = 0.2
@@ -164,8 +167,11 @@ def _turn(angle: Floats) -> Floats:
 def classify(reflectance: Floats, colours: Sequence[ColourModel]) -> NDArray[np.uint8]:
     """The class of each pixel, straight from the rules (the table is built from this)."""
     feature = features(reflectance)
-    grey = chroma_distance(feature) < NEUTRAL_CHROMA
     brightness = reflectance.mean(axis=-1)
+    # A dark surface's tint is mostly what it mirrors (a glossy black counter shows the
+    # lamps' warmth) and noise: the darker, the further from grey it may drift.
+    darkness = np.sqrt(np.maximum(1.0, DARK_GREY / np.maximum(brightness, 0.05)))
+    grey = chroma_distance(feature) < NEUTRAL_CHROMA * darkness
     classes = np.full(reflectance.shape[:-1], UNKNOWN, np.uint8)
     if colours:
         distances = np.stack([model.distance(feature) for model in colours])

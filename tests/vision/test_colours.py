@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.colours import BACKGROUND, FIRST_COLOUR, UNKNOWN, ColourModel, classify
+from vision.colours import BACKGROUND, BLACK, FIRST_COLOUR, UNKNOWN, ColourModel, classify
 
 RED, YELLOW = 0, 1
 
@@ -48,3 +48,12 @@ def test_glare_on_a_crystal_washes_its_colour_out_but_it_stays_red() -> None:
 
 def test_a_pixel_of_no_crystal_colour_is_unknown() -> None:
     assert classify(pixel(-2.0, 0.3, 0.4), colours())[0] == UNKNOWN
+
+
+def test_a_dark_tile_tinted_by_a_lamp_is_no_unknown_colour() -> None:
+    # A glossy black counter mirrors the lamps: dark, and a little warm, unlike the paper.
+    assert classify(pixel(2.27, 0.06, 0.3), colours())[0] in (BACKGROUND, BLACK)
+    assert classify(pixel(-1.2, 0.06, 0.3), colours())[0] in (BACKGROUND, BLACK)
+    # A sleeve as tinted but as bright as skin, or as dark but more tinted, is no tile.
+    assert classify(pixel(-1.2, 0.06, 0.75), colours())[0] == UNKNOWN
+    assert classify(pixel(-1.2, 0.15, 0.3), colours())[0] == UNKNOWN
