@@ -13,7 +13,7 @@ only frames missing on disk are rendered.
                                  [--out DIR]
     python bench/scenes.py samples [--set training] [--dir DIR] OUT
 
-Writes build/scenes/<set>-v2/ (see docs/scenes.md).
+Writes build/scenes/<set>-v3/ (see docs/scenes.md).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from vision.synth.positions import random_position, random_topology
 from vision.synth.scene import Hand, Scene
 
 ROOT = Path(__file__).resolve().parent.parent
-VERSION = "v2"
+VERSION = "v3"
 FORMAT = "memwars-pbr-scenes"
 SEED_BASE = {"validation": 1_000_000, "training": 2_000_000}
 """Set-up seeds: base + index, index below SEED_SPAN, so the two sets never share one."""
@@ -442,10 +442,10 @@ def main(argv: Sequence[str]) -> int:
     make.add_argument(
         "--sequences", type=int, default=SEQUENCES_PER_SETUP, help="hand-overs a set-up"
     )
-    make.add_argument("--out", type=Path, help="instead of build/scenes/<set>-v2")
+    make.add_argument("--out", type=Path, help="instead of build/scenes/<set>-v3")
     samples = commands.add_parser("samples", help="zone network training samples from a set")
     samples.add_argument("--set", choices=sorted(SEED_BASE), default="training")
-    samples.add_argument("--dir", type=Path, help="instead of build/scenes/<set>-v2")
+    samples.add_argument("--dir", type=Path, help="instead of build/scenes/<set>-v3")
     samples.add_argument("out", type=Path, help="where the samples go, one file a set-up")
     args = parser.parse_args(argv)
     if args.command == "samples":

@@ -17,10 +17,10 @@ right >= 97 %, false commits 0, read <= 3x decode. Exits 1 when a floor is misse
     python bench/vision.py [--quick]    # --quick: a tenth of the work, floors not enforced
     python bench/vision.py --set pbr    # the stored physically based validation set instead
     python bench/vision.py --counting learned   # count with the zone network, not the rules
-    python bench/vision.py --scenes build/scenes/training-v2   # another stored set
+    python bench/vision.py --scenes build/scenes/training-v3   # another stored set
 
 With `--set pbr` the same measurements run on the physically based scenes of
-build/scenes/validation-v2 (bench/scenes.py, docs/scenes.md), built first when missing: each
+build/scenes/validation-v3 (bench/scenes.py, docs/scenes.md), built first when missing: each
 set-up is calibrated on its calibration picture, its game frames are read and its hand-over
 sequences go through the temporal filter. That set is the judge: the reader is never tuned
 on it.

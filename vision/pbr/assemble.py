@@ -21,7 +21,7 @@ from vision.pbr.conditions import Lamp, SetUp
 from vision.pbr.gems import gem_height, gem_mesh
 from vision.pbr.hands import Capsule, hand_parts
 from vision.pbr.layout import COUNTER_THICKNESS, LaidCounter, LaidGem
-from vision.pbr.lens import Camera
+from vision.pbr.lens import Camera, camera_axes
 from vision.pbr.sheet import height_at, sheet_mesh
 from vision.pbr.solids import capsule_mesh
 from vision.pbr.tables import GLOSSY, SIDE, table_texture
@@ -31,6 +31,8 @@ from vision.synth.scene import Scene
 VARIANT = "scalar_rgb"
 TABLE_SIDE = 6000.0
 """Millimetres: the table reaches beyond any view."""
+LAMP_TURN = 20
+"""Degrees a lamp in the camera's view is taken round the table at a time."""
 MAX_DEPTH = 12
 """Bounces: light through a crystal crosses several facets."""
 
@@ -185,6 +187,34 @@ def _sheet(board: Board, setup: SetUp, table: Table) -> Any:
     )  # fmt: skip
 
 
+def _square(
+    centre: NDArray[np.float64], facing: NDArray[np.float64], size: float
+) -> NDArray[np.float64]:
+    """The corners and middle of a square `size` across at `centre`, facing `facing`."""
+    normal = facing - centre
+    normal /= np.linalg.norm(normal)
+    side = np.cross(normal, [0.0, 0.0, 1.0] if abs(normal[2]) < 0.99 else [1.0, 0.0, 0.0])
+    side /= np.linalg.norm(side)
+    other = np.cross(normal, side)
+    half = size / 2
+    offsets = [(0, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)]
+    return np.array([centre + half * (a * side + b * other) for a, b in offsets])
+
+
+def _in_view(camera: Camera, points: NDArray[np.float64]) -> bool:
+    """Whether any of the world points lies in the rendered (wide) view, in front."""
+    right, up, forward = camera_axes(camera)
+    relative = points - np.array(camera.origin)
+    depth = relative @ forward
+    fov, (width, height) = camera.wide_view()
+    half_x = math.tan(math.radians(fov) / 2)
+    half_y = half_x * height / width
+    ahead = depth > 1.0
+    x = np.abs(relative @ right) / np.maximum(depth, 1.0)
+    y = np.abs(relative @ up) / np.maximum(depth, 1.0)
+    return bool((ahead & (x <= half_x) & (y <= half_y)).any())
+
+
 def _lamp(lamp: Lamp, table: Table, camera: Camera, transform: Any) -> dict[str, Any]:
     middle = on_sheet(table, np.array([table.width / 2]), np.array([table.height / 2]))[0]
     if lamp.glare:
@@ -200,14 +230,20 @@ def _lamp(lamp: Lamp, table: Table, camera: Camera, transform: Any) -> dict[str,
         position = spot + mirrored * lamp.distance
         target = spot
     else:
-        bearing, elevation = math.radians(lamp.bearing), math.radians(lamp.elevation)
-        position = middle + lamp.distance * np.array(
-            [
-                math.cos(bearing) * math.cos(elevation),
-                math.sin(bearing) * math.cos(elevation),
-                math.sin(elevation),
-            ]
-        )
+        # Nobody films a game past a lamp hung between the camera and the board: one that
+        # would be in the picture is taken further round the table until it is not.
+        for turn in range(0, 360, LAMP_TURN):
+            bearing = math.radians(lamp.bearing + turn)
+            elevation = math.radians(lamp.elevation)
+            position = middle + lamp.distance * np.array(
+                [
+                    math.cos(bearing) * math.cos(elevation),
+                    math.sin(bearing) * math.cos(elevation),
+                    math.sin(elevation),
+                ]
+            )
+            if not _in_view(camera, _square(position, middle, lamp.size)):
+                break
         target = middle
     distance = float(np.linalg.norm(position - target))
     facing = max(0.2, (position - target)[2] / distance)
@@ -221,10 +257,6 @@ def _lamp(lamp: Lamp, table: Table, camera: Camera, transform: Any) -> dict[str,
         .look_at(origin=list(position), target=list(target), up=up)
         .scale([lamp.size / 2, lamp.size / 2, 1.0]),
         "emitter": {"type": "area", "radiance": _rgb(np.array(kelvin_rgb(lamp.kelvin)) * radiance)},
-        # A lamp is a light, not a screen: a camera that has one in its view sees past its
-        # back (a real lamp's housing is a small thing well above the table) and its glowing
-        # face from the front.
-        "bsdf": {"type": "mask", "opacity": 0.0, "material": {"type": "diffuse"}},
     }
 
 

@@ -50,7 +50,8 @@ class Camera:
         return fov, (width, height)
 
 
-def _basis(camera: Camera) -> tuple[Floats, Floats, Floats]:
+def camera_axes(camera: Camera) -> tuple[Floats, Floats, Floats]:
+    """The camera's right, up and forward directions in the world, unit length."""
     origin = np.array(camera.origin)
     forward = np.array(camera.target) - origin
     forward /= np.linalg.norm(forward)
@@ -61,7 +62,7 @@ def _basis(camera: Camera) -> tuple[Floats, Floats, Floats]:
 
 def ideal(camera: Camera, points: Floats) -> Floats:
     """World points -> undistorted normalised picture coordinates (x right, y down)."""
-    right, up, forward = _basis(camera)
+    right, up, forward = camera_axes(camera)
     relative = np.asarray(points, np.float64) - np.array(camera.origin)
     depth = relative @ forward
     return np.stack([relative @ right / depth, -(relative @ up) / depth], axis=-1)
@@ -136,7 +137,7 @@ def aim_camera(pose: CameraPose, corners: Floats, size: tuple[int, int]) -> Came
         spans = (high - low) / np.array(size)
         near, far = (distance, far) if max(spans) > pose.fill else (near, distance)
     camera = camera_at(distance, np.zeros(3))
-    right, up, _forward = _basis(camera)
+    right, up, _forward = camera_axes(camera)
     low, high = extent(camera)
     room = (np.array(size) - (high - low)) / 2 * 0.92
     per_pixel = distance / camera.focal
