@@ -31,6 +31,7 @@ from numpy.typing import NDArray
 
 from vision.board_art import aruco_dictionary
 from vision.geometry import Board
+from vision.marker_search import MarkerSearch
 from vision.reading import Registration
 
 Matrix = NDArray[np.float64]
@@ -258,6 +259,7 @@ class MarkerFinder:
         quick.adaptiveThreshWinSizeMax = 7
         self._quick = cv2.aruco.ArucoDetector(dictionary, quick)
         self._known = {m.id for m in board.markers}
+        self._search = MarkerSearch(board)
 
     def find(self, grey: Grey, effort: int = 0) -> Detection:
         """The markers in a frame. Effort 0 looks in the half-size image, and in the full-size
@@ -281,7 +283,12 @@ class MarkerFinder:
         if found:
             self._refine(grey, found)
         ids = tuple(sorted(found))
-        return Detection(ids, tuple(found[i] for i in ids))
+        every = tuple(found[i] for i in ids)
+        if len(ids) < len(self._known):
+            # Markers too small or soft to decode may still be seen where the others put
+            # them (vision/marker_search.py).
+            ids, every = self._search.search(grey, ids, every)
+        return Detection(ids, every)
 
     def _detect(
         self, detector: cv2.aruco.ArucoDetector, grey: Grey, scale: float

@@ -1,0 +1,194 @@
+"""Markers too small or blurred to decode, found where the ones read put them.
+
+The detector must read a marker's cells to know which it is; a marker 15 pixels across,
+softened by the lens, often cannot be read. But once a few markers are read the board's
+layout says where every other one should be and what it looks like, and seeing whether
+the expected pattern is there takes far less than reading it: its cells, and the ring of
+white paper round it, are sampled where they should lie (and a little off, as the sheet
+may bend), and the marker is taken where they match its pattern closely.
+
+    search = MarkerSearch(board)
+    ids, corners = search.search(grey, ids, corners)   # the markers read, and more
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.board_art import aruco_dictionary
+from vision.geometry import Board
+
+Grey = NDArray[np.uint8]
+
+LEAST_READ = 2
+"""Markers read (and so eight corners) from which the others are looked for."""
+MATCH = 0.8
+"""How closely (correlation of the sampled cells with the pattern) a marker must match."""
+CONTRAST = 20.0
+"""Grey levels by which its white cells must be lighter than its black ones."""
+SMALLEST_CELL_PX = 1.2
+"""Cells smaller than this in the picture cannot be told apart, matched or not."""
+REACH_CELLS = 1.0
+"""How far (in cells, either way) from where the markers read put it a marker is looked for."""
+STEPS = 9
+"""Positions tried across that reach, each way (a quarter of a cell apart)."""
+ROUNDS = 2
+"""Each round refits the board on the markers found so far and looks again."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Patterns:
+    """Every board marker's cells, with a ring of white paper round it, on the board."""
+
+    points: NDArray[np.float64]
+    """(markers, cells, 2): each cell's middle, board millimetres."""
+    white: NDArray[np.bool_]
+    """(markers, cells): which cells are white."""
+    cell_mm: float
+
+
+def _patterns(board: Board) -> _Patterns:
+    dictionary = aruco_dictionary(board.marker_dictionary)
+    cells = dictionary.markerSize + 2
+    ring = cells + 2
+    points = []
+    whites = []
+    for marker in board.markers:
+        art = cv2.aruco.generateImageMarker(dictionary, marker.id, cells)
+        framed = np.full((ring, ring), 255, np.uint8)
+        framed[1:-1, 1:-1] = art
+        left, top = marker.corners()[0]
+        step = marker.size / cells
+        rows, columns = np.mgrid[0:ring, 0:ring]
+        xs = left + (columns - 1 + 0.5) * step
+        ys = top + (rows - 1 + 0.5) * step
+        points.append(np.stack([xs.ravel(), ys.ravel()], axis=-1))
+        whites.append(framed.ravel() > 127)
+    size = board.markers[0].size / cells
+    return _Patterns(np.array(points, np.float64), np.array(whites, bool), size)
+
+
+class MarkerSearch:
+    def __init__(self, board: Board) -> None:
+        self._board = board
+        self._patterns = _patterns(board)
+        self._index = {marker.id: n for n, marker in enumerate(board.markers)}
+
+    def search(
+        self,
+        grey: Grey,
+        ids: tuple[int, ...],
+        corners: tuple[NDArray[np.float32], ...],
+    ) -> tuple[tuple[int, ...], tuple[NDArray[np.float32], ...]]:
+        """The markers read (ids, corners in pixels) and every other one found where they
+        put it. Returned sorted by id."""
+        found = dict(zip(ids, corners, strict=True))
+        if len(found) < LEAST_READ:
+            return ids, corners
+        for _ in range(ROUNDS):
+            homography = self._fit(found)
+            if homography is None:
+                break
+            added = self._look(grey, homography, found)
+            if not added:
+                break
+            found.update(added)
+        order = tuple(sorted(found))
+        return order, tuple(found[i] for i in order)
+
+    def _fit(self, found: dict[int, NDArray[np.float32]]) -> NDArray[np.float64] | None:
+        board_points = np.array(
+            [corner for i in found for corner in self._board.marker_corners(i)], np.float64
+        )
+        image_points = np.concatenate([found[i] for i in found]).astype(np.float64)
+        homography, _mask = cv2.findHomography(board_points, image_points, 0)
+        return None if homography is None else np.asarray(homography, np.float64)
+
+    def _look(
+        self, grey: Grey, homography: NDArray[np.float64], found: dict[int, NDArray[np.float32]]
+    ) -> dict[int, NDArray[np.float32]]:
+        patterns = self._patterns
+        missing = [m.id for m in self._board.markers if m.id not in found]
+        if not missing:
+            return {}
+        rows = [self._index[i] for i in missing]
+        board_points = patterns.points[rows]
+        count, cells = board_points.shape[:2]
+        projected = cv2.perspectiveTransform(board_points.reshape(-1, 1, 2), homography).reshape(
+            count, cells, 2
+        )
+        # Pixels per cell, along each marker's rows and columns.
+        across = np.linalg.norm(projected[:, 1] - projected[:, 0], axis=-1)
+        height, width = grey.shape[:2]
+        inside = (
+            (projected[..., 0] >= 1).all(axis=1)
+            & (projected[..., 0] <= width - 2).all(axis=1)
+            & (projected[..., 1] >= 1).all(axis=1)
+            & (projected[..., 1] <= height - 2).all(axis=1)
+            & (across >= SMALLEST_CELL_PX)
+        )
+        shifts = np.linspace(-REACH_CELLS, REACH_CELLS, STEPS)
+        offsets = np.stack(np.meshgrid(shifts, shifts), axis=-1).reshape(-1, 2)
+        added: dict[int, NDArray[np.float32]] = {}
+        ring = round(np.sqrt(cells))
+        for k in np.flatnonzero(inside):
+            centre_cells = projected[k]
+            # The marker's own axes in the picture: one cell right, one cell down.
+            grid = centre_cells.reshape(ring, ring, 2)
+            right = (grid[:, -1] - grid[:, 0]).mean(axis=0) / (ring - 1)
+            down = (grid[-1, :] - grid[0, :]).mean(axis=0) / (ring - 1)
+            moves = offsets[:, :1] * right + offsets[:, 1:] * down
+            where = (centre_cells[None, :, :] + moves[:, None, :]).astype(np.float32)
+            sampled = np.asarray(
+                cv2.remap(
+                    grey, where[..., 0], where[..., 1], cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_REPLICATE,
+                ),
+                np.float64,
+            )  # fmt: skip
+            white = patterns.white[rows[k]]
+            score, contrast = _match(sampled, white)
+            best = int(np.argmax(score))
+            if score[best] >= MATCH and contrast[best] >= CONTRAST:
+                # Between the positions tried: the peak of a parabola through the best and
+                # its neighbours, along each axis.
+                row, column = divmod(best, STEPS)
+                surface = score.reshape(STEPS, STEPS)
+                step = shifts[1] - shifts[0]
+                x = shifts[column] + step * _peak(surface[row], column)
+                y = shifts[row] + step * _peak(surface[:, column], row)
+                move = x * right + y * down
+                marker_corners = np.array(self._board.marker_corners(missing[k]), np.float64)
+                at = cv2.perspectiveTransform(marker_corners.reshape(-1, 1, 2), homography)
+                added[missing[k]] = (at.reshape(4, 2) + move).astype(np.float32)
+        return added
+
+
+def _peak(values: NDArray[np.float64], at: int) -> float:
+    """Where (in steps from `at`, within half a step) a parabola through values[at] and its
+    two neighbours peaks; 0 at either end."""
+    if at == 0 or at == len(values) - 1:
+        return 0.0
+    left, middle, right = values[at - 1], values[at], values[at + 1]
+    curve = left - 2 * middle + right
+    if curve >= 0:
+        return 0.0
+    return float(np.clip(0.5 * (left - right) / curve, -0.5, 0.5))
+
+
+def _match(
+    sampled: NDArray[np.float64], white: NDArray[np.bool_]
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Per tried position (rows of `sampled`): the correlation of the sampled cells with the
+    pattern, and how much lighter its white cells are than its black ones."""
+    pattern = white.astype(np.float64)
+    pattern -= pattern.mean()
+    centred = sampled - sampled.mean(axis=1, keepdims=True)
+    spread = np.linalg.norm(centred, axis=1) * np.linalg.norm(pattern)
+    score = centred @ pattern / np.maximum(spread, 1e-9)
+    contrast = sampled[:, white].mean(axis=1) - sampled[:, ~white].mean(axis=1)
+    return np.asarray(score, np.float64), np.asarray(contrast, np.float64)
