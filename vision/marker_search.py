@@ -24,8 +24,17 @@ from vision.geometry import Board
 
 Grey = NDArray[np.uint8]
 
-LEAST_READ = 2
-"""Markers read (and so eight corners) from which the others are looked for."""
+LEAST_READ = 1
+"""Markers read from which the others are looked for: one marker's four corners place its
+neighbours, and those the next ones."""
+SOUND_FIT = 4
+"""Markers from which a fit is sound across the whole sheet; with fewer, only markers near
+them are looked for (GROW_SPACINGS)."""
+SPREAD = 0.6
+"""The share of the sheet's width and height the markers found must span for a fit on
+them to be sound everywhere."""
+GROW_SPACINGS = 3.5
+"""How far (in marker sizes) from a marker found the next are looked for."""
 MATCH = 0.8
 """How closely (correlation of the sampled cells with the pattern) a marker must match."""
 CONTRAST = 20.0
@@ -36,7 +45,7 @@ REACH_CELLS = 1.0
 """How far (in cells, either way) from where the markers read put it a marker is looked for."""
 STEPS = 9
 """Positions tried across that reach, each way (a quarter of a cell apart)."""
-ROUNDS = 2
+ROUNDS = 12
 """Each round refits the board on the markers found so far and looks again."""
 
 
@@ -90,29 +99,74 @@ class MarkerSearch:
         if len(found) < LEAST_READ:
             return ids, corners
         for _ in range(ROUNDS):
-            homography = self._fit(found)
-            if homography is None:
+            # A fit is sound near the markers it was made on, less so further away: look
+            # near them first (everywhere, once they are spread over the sheet), and
+            # further as more are found. Markers along one edge say little about how the
+            # sheet leans away from it: fitted without perspective until they spread.
+            spread = self._spread(found)
+            near = None if spread else self._near(found)
+            fitted = self._fit(found, perspective=spread)
+            if fitted is None:
                 break
-            added = self._look(grey, homography, found)
+            added = self._look(grey, fitted, found, near)
+            if not added and near is not None:
+                # Nothing more near them: the whole sheet, with the perspective they give.
+                fitted = self._fit(found, perspective=True)
+                if fitted is not None:
+                    added = self._look(grey, fitted, found, None)
             if not added:
                 break
             found.update(added)
         order = tuple(sorted(found))
         return order, tuple(found[i] for i in order)
 
-    def _fit(self, found: dict[int, NDArray[np.float32]]) -> NDArray[np.float64] | None:
+    def _spread(self, found: dict[int, NDArray[np.float32]]) -> bool:
+        """Whether the markers found reach over most of the sheet, both ways."""
+        seen = np.array([m.centre for m in self._board.markers if m.id in found], np.float64)
+        extent = seen.max(axis=0) - seen.min(axis=0)
+        return bool(
+            len(found) >= SOUND_FIT
+            and extent[0] >= SPREAD * self._board.width
+            and extent[1] >= SPREAD * self._board.height
+        )
+
+    def _near(self, found: dict[int, NDArray[np.float32]]) -> set[int]:
+        """The markers within GROW_SPACINGS marker sizes of one found."""
+        seen = np.array([m.centre for m in self._board.markers if m.id in found], np.float64)
+        reach = GROW_SPACINGS * self._board.markers[0].size
+        return {
+            m.id
+            for m in self._board.markers
+            if np.linalg.norm(seen - np.asarray(m.centre), axis=1).min() <= reach
+        }
+
+    def _fit(
+        self, found: dict[int, NDArray[np.float32]], perspective: bool
+    ) -> NDArray[np.float64] | None:
         board_points = np.array(
             [corner for i in found for corner in self._board.marker_corners(i)], np.float64
         )
         image_points = np.concatenate([found[i] for i in found]).astype(np.float64)
-        homography, _mask = cv2.findHomography(board_points, image_points, 0)
-        return None if homography is None else np.asarray(homography, np.float64)
+        if perspective:
+            homography, _mask = cv2.findHomography(board_points, image_points, 0)
+            return None if homography is None else np.asarray(homography, np.float64)
+        terms = np.column_stack([board_points, np.ones(len(board_points))])
+        affine, *_rest = np.linalg.lstsq(terms, image_points, rcond=None)
+        return np.vstack([affine.T, [0.0, 0.0, 1.0]])
 
     def _look(
-        self, grey: Grey, homography: NDArray[np.float64], found: dict[int, NDArray[np.float32]]
+        self,
+        grey: Grey,
+        homography: NDArray[np.float64],
+        found: dict[int, NDArray[np.float32]],
+        near: set[int] | None,
     ) -> dict[int, NDArray[np.float32]]:
         patterns = self._patterns
-        missing = [m.id for m in self._board.markers if m.id not in found]
+        missing = [
+            m.id
+            for m in self._board.markers
+            if m.id not in found and (near is None or m.id in near)
+        ]
         if not missing:
             return {}
         rows = [self._index[i] for i in missing]
