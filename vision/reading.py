@@ -137,6 +137,7 @@ class BoardReading:
         return {
             "found": self.found,
             "hands": self.hands,
+            "hand_signs": [reason.text() for reason in self.hand_reasons],
             "registration": None if self.registration is None else self.registration.to_dict(),
             "zones": {key: zone.to_dict() for key, zone in self.zones.items()},
         }

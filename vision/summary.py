@@ -21,7 +21,11 @@ def describe(name: str, reading: BoardReading) -> str:
     )
     if registration.held:
         head += " (registration held from an earlier frame)"
-    head += "; a hand is over the board" if reading.hands else "; no hands"
+    if reading.hands:
+        signs = ", ".join(reason.text() for reason in reading.hand_reasons)
+        head += "; a hand is over the board" + (f" ({signs})" if signs else "")
+    else:
+        head += "; no hands"
     lines = [head]
     crystals = [f"{key} {'+'.join(z.crystals)}" for key, z in reading.zones.items() if z.crystals]
     lines.append("  crystals: " + (" | ".join(crystals) if crystals else "none"))
