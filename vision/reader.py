@@ -71,6 +71,11 @@ CROWDED_KEEPS = 2.0
 place more crowded than it."""
 PIECE_TOUCH = 3
 """Pixels across the edge that must meet a blob on the other side for the two to be one."""
+DIM = 0.5
+"""Reflectance under which a pixel is dark against the paper (a counter's black, seen soft
+and small, reads 0.2 to 0.4 against the paper's white)."""
+DIM_SHARE = 0.3
+"""The share of a counter's area that, dark, sends a zone to the zone network."""
 DARK_NEARBY = 0.25
 """Black area (in crystals) on a zone from which its colours must form blobs to count: the
 sharp edges of a counter's tile and pips, blurred and JPEG-compressed, fringe with colour
@@ -270,8 +275,6 @@ class BoardReader:
         ratios = histogram[:, FIRST_COLOUR:] / self._areas
         self._ratios_now = ratios
         inside = measured.patches.inside
-        if self.learned is not None:
-            return self._learned_count(measured, histogram, ratios, inside)
         # Most zones are plain: nothing there, or one clear crystal of a colour. Decide
         # those at once; look closer only at the rest.
         whole = (ratios >= CLEARLY_ONE) & (ratios < SEVERAL)
@@ -306,28 +309,49 @@ class BoardReader:
                 result.append(
                     self._zone(histogram[index], bool(inside[index]), bool(dark[index]), index)
                 )
+        if self.learned is not None:
+            # The network counts where the rules are least sure: every zone they could not
+            # decide at once, and every zone with something dark on it (a counter, under
+            # which a clear crystal shows dark). It costs, so not the plain rest.
+            hard = np.flatnonzero(inside & (~plain | self._dim_zones(measured)))
+            for index, counts in zip(
+                hard.tolist(), self._learned_count(measured, histogram, ratios, hard), strict=True
+            ):
+                result[index] = counts
         return result
+
+    def _dim_zones(self, measured: Measured) -> NDArray[np.bool_]:
+        """Per zone: whether grey or black much darker than the paper covers a good part of
+        a counter's area on it (a crystal's own pixels are coloured, not grey)."""
+        sampler = self.measurer.sampler
+        level = (measured.pixels * sampler.per_point(measured.scale)).mean(axis=1)
+        grey = self._classes_now <= BLACK
+        dim = np.bincount(
+            sampler.zone_of_point, weights=grey & (level < DIM), minlength=len(sampler.zones)
+        )
+        return np.asarray(dim >= DIM_SHARE * self._counter_area, bool)
 
     def _learned_count(
         self,
         measured: Measured,
         histogram: NDArray[np.int64],
         ratios: NDArray[np.float64],
-        inside: NDArray[np.bool_],
+        only: NDArray[np.intp],
     ) -> list[ZoneCounts]:
+        """The network's counts for the zones `only`, in its order."""
         assert self.learned is not None
-        held, sure = self.learned.count(measured)
+        if len(only) == 0:
+            return []
+        held, sure = self.learned.count(measured, only)
         # What is there is the network's to say; whether the zone can be seen at all (a
         # sleeve, skin, far more colour than three crystals) is still told by the classes.
         unknown = histogram[:, UNKNOWN] / self._typical_area
         result = []
-        for index, crystals in enumerate(held):
-            occluded = (
-                not inside[index]
-                or bool((ratios[index] > MAX_CRYSTALS + 0.8).any())
-                or unknown[index] >= UNKNOWN_OCCLUDES * (1 + len(crystals))
-            )
-            confidence = 0.0 if occluded else float(sure[index])
+        for index, crystals, certainty in zip(only.tolist(), held, sure.tolist(), strict=True):
+            occluded = bool((ratios[index] > MAX_CRYSTALS + 0.8).any()) or unknown[
+                index
+            ] >= UNKNOWN_OCCLUDES * (1 + len(crystals))
+            confidence = 0.0 if occluded else float(certainty)
             result.append(ZoneCounts(crystals, confidence, occluded, int(histogram[index, BLACK])))
         return result
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -100,3 +102,27 @@ def test_the_reader_counts_with_the_network_when_given_one(
     held = {key: zone.crystals for key, zone in reading.zones.items() if zone.crystals}
     assert held == {key: tuple(sorted(v)) for key, v in scene.crystals.items()}
     assert not reading.hands
+
+
+def test_the_network_is_asked_only_where_the_rules_are_unsure_or_a_counter_lies(
+    easy_calibration: Calibration, board: Board
+) -> None:
+    scene = Scene(crystals={"17": (RED,), "20": (BLUE,), "40": (BLUE,)}, counters={"20": (3,)})
+    shot = render(board, scene, EASY, seed=7)
+    reader = BoardReader(easy_calibration, board, zone_model=ZoneModel.load())
+    assert reader.learned is not None
+    asked: list[str] = []
+    counter = reader.learned
+    keys = [zone.key for zone in reader.measurer.sampler.zones]
+
+    def count(measured: Any, only: Any = None) -> Any:
+        asked.extend(keys[i] for i in (range(len(keys)) if only is None else only))
+        return type(counter).count(counter, measured, only)
+
+    counter.count = count  # type: ignore[method-assign]
+    reading = reader.read(shot.image)
+    assert "20" in asked
+    # Plain places, a crystal or none on paper, are the rules' to read: most of the board.
+    assert "17" not in asked and "40" not in asked
+    assert len(asked) < len(keys) // 4
+    assert reading.zones["17"].crystals == (RED,)

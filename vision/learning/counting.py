@@ -36,11 +36,16 @@ class LearnedCounter:
         self.model = model if model is not None else ZoneModel.load()
         self._index: NDArray[np.intp] | None = None
 
-    def count(self, measured: Measured) -> tuple[list[tuple[str, ...]], NDArray[np.float32]]:
+    def count(
+        self, measured: Measured, only: NDArray[np.intp] | None = None
+    ) -> tuple[list[tuple[str, ...]], NDArray[np.float32]]:
+        """Per zone (or per zone of `only`, in its order): the crystals, and how sure."""
         if self._index is None:
             self._index = context_index(measured.sampler)
-        squares, own = zone_squares(measured, self._index)
-        mean, share = shrink(squares, own)
+        index = self._index if only is None else self._index[only]
+        masks = measured.sampler.masks if only is None else measured.sampler.masks[only]
+        squares, _own = zone_squares(measured, index)
+        mean, share = shrink(squares, masks)
         inputs = cell_inputs(mean, share, self.axes)
         colours = len(self.names)
         counts = np.zeros(len(inputs), np.int64)
