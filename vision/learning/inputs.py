@@ -68,8 +68,12 @@ def zone_squares(measured: Measured, index: NDArray[np.intp]) -> tuple[Floats, N
     where no zone is), and the masks of each zone's own points. `index` is the sampler's
     `context_index`."""
     sampler = measured.sampler
-    reflectance = np.concatenate([measured.reflectance, np.ones((1, 3), np.float32)])
-    squares = reflectance[np.where(index >= 0, index, len(reflectance) - 1)]
+    flat = index.reshape(-1)
+    seen = flat >= 0
+    points = flat[seen]
+    # Only the points these squares show are turned to reflectance (often a few zones').
+    squares = np.ones((len(flat), 3), np.float32)
+    squares[seen] = measured.pixels[points] * measured.scale[sampler.zone_of_point[points]]
     size = sampler.size
     return squares.reshape(len(index), size, size, 3), sampler.masks
 
