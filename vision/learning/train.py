@@ -1,10 +1,11 @@
 """Train the zone network on samples from the virtual camera (and from any other scene
 source written in the same form), and export it for OpenCV's DNN module.
 
-    python -m vision.learning.train SAMPLES_DIR[:WEIGHT] ... --out vision/models/zones.onnx
+    python -m vision.learning.train SAMPLES_DIR[:WEIGHT[:FRAMES]] ... --out zones.onnx
 
-Each folder's set-ups count WEIGHT times in an epoch (default 1): a few set-ups from a
-costly source (the physically based renderer) weigh as much as many cheap ones. Every
+Each folder's set-ups count WEIGHT times in an epoch (default 1), with at most FRAMES of
+their frames (default --frames): a few set-ups from a costly source (the physically based
+renderer) weigh as much as many cheap ones. Every
 zone-colour pair worth showing is worked out once, up front; a tenth of each folder's
 set-ups is held out, and the figures on them are printed folder by folder after each
 epoch.
@@ -76,32 +77,43 @@ def network() -> nn.Module:
     )
 
 
-def folder_and_weight(text: str) -> tuple[Path, int]:
-    """`DIR` or `DIR:K`: K is how many times each of its set-ups counts in an epoch."""
-    name, _, weight = text.rpartition(":") if ":" in text else (text, "", "1")
-    return Path(name), max(1, int(weight))
+@dataclass(frozen=True)
+class Folder:
+    path: Path
+    weight: int = 1
+    """How many times each of its set-ups counts in an epoch."""
+    frames: int | None = None
+    """The most frames of each set-up used (None: --frames)."""
+
+    @classmethod
+    def parse(cls, text: str) -> Folder:
+        """`DIR`, `DIR:WEIGHT` or `DIR:WEIGHT:FRAMES`."""
+        name, *rest = text.split(":")
+        weight = max(1, int(rest[0])) if rest else 1
+        frames = int(rest[1]) if len(rest) > 1 else None
+        return cls(Path(name), weight, frames)
 
 
-def load(folders: list[Path]) -> list[SetUp]:
+def load(folders: list[Folder], frames: int) -> list[SetUp]:
     setups = []
     for source, folder in enumerate(folders):
-        for path in sorted(folder.glob("*.npz")):
+        most = folder.frames or frames
+        for path in sorted(folder.path.glob("*.npz")):
             if path.name.endswith(".part.npz"):
                 continue
             data = np.load(path)
-            setups.append(
-                SetUp(data["cells"], data["share"], data["labels"], data["colours"], source)
-            )
+            cells, labels = data["cells"][:most], data["labels"][:most]
+            setups.append(SetUp(cells, data["share"], labels, data["colours"], source))
     return setups
 
 
-def pairs_of(setups: list[SetUp], rng: np.random.Generator, keep_easy: float, frames: int) -> Pairs:
+def pairs_of(setups: list[SetUp], rng: np.random.Generator, keep_easy: float) -> Pairs:
     """The pairs of every frame: those with a cell near the colour, and a few easy ones
     (none of the colour there, nothing near it) so the network learns those too."""
     inputs, targets, setup_of, zone_of = [], [], [], []
     zone_base = 0
     for number, setup in enumerate(setups):
-        for frame in range(min(frames, len(setup.cells))):
+        for frame in range(len(setup.cells)):
             x = cell_inputs(setup.cells[frame].astype(np.float32), setup.share, setup.axes)
             y = np.minimum(setup.labels[frame].reshape(-1), MAX_COUNT).astype(np.int64)
             colours = setup.labels.shape[2]
@@ -152,11 +164,10 @@ def train(
     epochs: int,
     seed: int,
     batch_size: int,
-    frames: int,
 ) -> nn.Module:
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
-    pairs = pairs_of(setups, rng, EASY, frames)
+    pairs = pairs_of(setups, rng, EASY)
     # Set-ups held out from each source alike, so each is judged on ones it never saw.
     held = np.zeros(len(setups), bool)
     for source in sorted({s.source for s in setups}):
@@ -222,21 +233,23 @@ def export(model: nn.Module, path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.learning.train")
-    parser.add_argument("samples", nargs="+", help="sample folders, each DIR or DIR:WEIGHT")
+    parser.add_argument(
+        "samples", nargs="+", help="sample folders, each DIR, DIR:WEIGHT or DIR:WEIGHT:FRAMES"
+    )
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--frames", type=int, default=10, help="the most frames a set-up")
     args = parser.parse_args(argv)
-    folders = [folder_and_weight(text) for text in args.samples]
-    setups = load([folder for folder, _ in folders])
+    folders = [Folder.parse(text) for text in args.samples]
+    setups = load(folders, args.frames)
     if len(setups) < 2:
         print("too few set-ups to train on", file=sys.stderr)
         return 2
     print(f"{len(setups)} set-ups, {sum(len(s.cells) for s in setups)} frames", flush=True)
-    weights = [weight for _, weight in folders]
-    model = train(setups, weights, args.epochs, args.seed, args.batch, args.frames)
+    weights = [folder.weight for folder in folders]
+    model = train(setups, weights, args.epochs, args.seed, args.batch)
     export(model, args.out)
     print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KB)")
     return 0
