@@ -66,7 +66,8 @@ def test_a_reading_as_json_has_the_documented_keys(
     scene = Scene(crystals={"17": (BLUE, YELLOW), "diamond-2": (RED,)})
     reading = BoardReader(easy_calibration, board).read(render(board, scene, EASY, 15).image)
     document = json.loads(json.dumps(reading.to_dict()))
-    assert set(document) == {"found", "hands", "registration", "zones"}
+    assert set(document) == {"found", "hands", "hand_signs", "registration", "zones"}
+    assert document["hand_signs"] == []
     assert document["found"] is True
     assert document["hands"] is False
     assert set(document["registration"]) == {
@@ -94,4 +95,10 @@ def test_face_down_counters_and_a_lost_board_in_json() -> None:
     assert found["registration"]["error_mm"] == 0.12
     assert found["registration"]["held"] is True
     lost = BoardReading().to_dict()
-    assert lost == {"found": False, "hands": False, "registration": None, "zones": {}}
+    assert lost == {
+        "found": False,
+        "hands": False,
+        "hand_signs": [],
+        "registration": None,
+        "zones": {},
+    }
