@@ -45,6 +45,16 @@ REACH_CELLS = 1.0
 """How far (in cells, either way) from where the markers read put it a marker is looked for."""
 STEPS = 9
 """Positions tried across that reach, each way (a quarter of a cell apart)."""
+OUTLINE_REACH = 2.0
+"""How far (in cells) from where the sheet's outline puts them markers are looked for: the
+outline is only as sharp as the paper's edge."""
+OUTLINE_MATCH = 0.7
+"""How closely a marker must match where the outline puts it (the outline is rougher than
+a decoded marker); the way round that finds most is then grown at MATCH."""
+OUTLINE_LEAST = 4
+"""Markers a way round the outline must find to be believed."""
+OUTLINE_LEAST_AREA = 0.01
+"""The least share of the frame the sheet's outline must cover."""
 ROUNDS = 12
 """Each round refits the board on the markers found so far and looks again."""
 
@@ -120,6 +130,34 @@ class MarkerSearch:
         order = tuple(sorted(found))
         return order, tuple(found[i] for i in order)
 
+    def from_outline(self, grey: Grey) -> tuple[tuple[int, ...], tuple[NDArray[np.float32], ...]]:
+        """The markers found with none decoded: the sheet, white on a darker table, is
+        outlined, each way round it could lie is tried, and the markers are looked for
+        where it puts them; the way that finds most (at least OUTLINE_LEAST) is kept and
+        grown as in `search`."""
+        outline = _sheet_outline(grey)
+        if outline is None:
+            return (), ()
+        board = self._board
+        sheet = np.array(
+            [[0.0, 0.0], [board.width, 0.0], [board.width, board.height], [0.0, board.height]]
+        )
+        best: dict[int, NDArray[np.float32]] = {}
+        for turn in range(4):
+            corners = np.roll(outline, turn, axis=0)
+            homography = cv2.getPerspectiveTransform(
+                sheet.astype(np.float32), corners.astype(np.float32)
+            )
+            found = self._look(
+                grey, np.asarray(homography, np.float64), {}, None, OUTLINE_REACH, OUTLINE_MATCH
+            )
+            if len(found) > len(best):
+                best = found
+        if len(best) < OUTLINE_LEAST:
+            return (), ()
+        ids = tuple(sorted(best))
+        return self.search(grey, ids, tuple(best[i] for i in ids))
+
     def _spread(self, found: dict[int, NDArray[np.float32]]) -> bool:
         """Whether the markers found reach over most of the sheet, both ways."""
         seen = np.array([m.centre for m in self._board.markers if m.id in found], np.float64)
@@ -160,6 +198,8 @@ class MarkerSearch:
         homography: NDArray[np.float64],
         found: dict[int, NDArray[np.float32]],
         near: set[int] | None,
+        reach: float = REACH_CELLS,
+        match: float = MATCH,
     ) -> dict[int, NDArray[np.float32]]:
         patterns = self._patterns
         missing = [
@@ -185,7 +225,8 @@ class MarkerSearch:
             & (projected[..., 1] <= height - 2).all(axis=1)
             & (across >= SMALLEST_CELL_PX)
         )
-        shifts = np.linspace(-REACH_CELLS, REACH_CELLS, STEPS)
+        steps = STEPS if reach <= REACH_CELLS else 2 * round(reach * (STEPS - 1) / 2) + 1
+        shifts = np.linspace(-reach, reach, steps)
         offsets = np.stack(np.meshgrid(shifts, shifts), axis=-1).reshape(-1, 2)
         added: dict[int, NDArray[np.float32]] = {}
         ring = round(np.sqrt(cells))
@@ -207,11 +248,11 @@ class MarkerSearch:
             white = patterns.white[rows[k]]
             score, contrast = _match(sampled, white)
             best = int(np.argmax(score))
-            if score[best] >= MATCH and contrast[best] >= CONTRAST:
+            if score[best] >= match and contrast[best] >= CONTRAST:
                 # Between the positions tried: the peak of a parabola through the best and
                 # its neighbours, along each axis.
-                row, column = divmod(best, STEPS)
-                surface = score.reshape(STEPS, STEPS)
+                row, column = divmod(best, steps)
+                surface = score.reshape(steps, steps)
                 step = shifts[1] - shifts[0]
                 x = shifts[column] + step * _peak(surface[row], column)
                 y = shifts[row] + step * _peak(surface[:, column], row)
@@ -220,6 +261,25 @@ class MarkerSearch:
                 at = cv2.perspectiveTransform(marker_corners.reshape(-1, 1, 2), homography)
                 added[missing[k]] = (at.reshape(4, 2) + move).astype(np.float32)
         return added
+
+
+def _sheet_outline(grey: Grey) -> NDArray[np.float64] | None:
+    """The four corners (image pixels, going round) of the largest bright quadrilateral: the
+    sheet on a darker table. None when there is no clear one."""
+    _level, bright = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    # Close the markers' black into the sheet around them.
+    bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+    contours, _hierarchy = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    largest = max(contours, key=cv2.contourArea)
+    if cv2.contourArea(largest) < OUTLINE_LEAST_AREA * grey.size:
+        return None
+    hull = cv2.convexHull(largest)
+    corners = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
+    if len(corners) != 4:
+        return None
+    return np.asarray(corners.reshape(4, 2), np.float64)
 
 
 def _peak(values: NDArray[np.float64], at: int) -> float:

@@ -294,8 +294,11 @@ class MarkerFinder:
         every = tuple(found[i] for i in ids)
         if len(ids) < len(self._known):
             # Markers too small or soft to decode may still be seen where the others put
-            # them (vision/marker_search.py).
+            # them (vision/marker_search.py), or, with none decoded, where the sheet's
+            # outline puts them.
             ids, every = self._search.search(grey, ids, every)
+            if not ids and effort >= 2:
+                ids, every = self._search.from_outline(grey)
         return Detection(ids, every)
 
     def _detect(
