@@ -63,8 +63,8 @@ train-vision: $(STAMP) $(TRAIN_STAMP)
 	$(BIN)/python bench/scenes.py build --set training --limit $(PBR_SETUPS) --frames 8 \
 		--sequences 0
 	$(BIN)/python bench/scenes.py samples --set training $(PBR_SAMPLES)
-	PYTHONPATH=. $(TRAIN_VENV)/bin/python -m vision.learning.train $(SAMPLES) \
-		$(PBR_SAMPLES):10 --out vision/models/zones.onnx
+	PYTHONPATH=. $(TRAIN_VENV)/bin/python -m vision.learning.train $(SAMPLES):1:4 \
+		$(PBR_SAMPLES):6:8 --epochs 5 --seed 1 --out vision/models/zones.onnx
 
 clean:
 	rm -rf $(VENV) $(TRAIN_VENV) .mypy_cache .pytest_cache .ruff_cache

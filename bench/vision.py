@@ -16,7 +16,7 @@ right >= 97 %, false commits 0, read <= 3x decode. Exits 1 when a floor is misse
 
     python bench/vision.py [--quick]    # --quick: a tenth of the work, floors not enforced
     python bench/vision.py --set pbr    # the stored physically based validation set instead
-    python bench/vision.py --counting learned   # count with the zone network, not the rules
+    python bench/vision.py --counting rules     # the rules alone, without the zone network
     python bench/vision.py --scenes build/scenes/training-v3   # another stored set
 
 With `--set pbr` the same measurements run on the physically based scenes of
@@ -271,7 +271,8 @@ def read_stored_set(
 
 
 COUNTING: dict[str, ZoneModel | None] = {"model": None}
-"""The zone network the readers count with (`--counting learned`), or None for the rules."""
+"""The zone network the readers count with where the rules are unsure (the shipped one
+unless `--counting rules`, then None: the rules alone)."""
 
 
 def reader_for(calibration: Calibration, board: Board) -> BoardReader:
@@ -298,8 +299,8 @@ def main() -> int:
     if counting not in ("", "rules", "learned"):
         print(f"no way of counting {counting!r}: --counting rules, or --counting learned")
         return 2
-    if counting == "learned":
-        COUNTING["model"] = ZoneModel.load()
+    # The reader's own default: the zone network where the rules are unsure.
+    COUNTING["model"] = None if counting == "rules" else ZoneModel.shipped()
     cv2.setNumThreads(1)
     board = load_board()
     tally = Tally()

@@ -28,7 +28,7 @@ from vision.counters import read_counters
 from vision.geometry import Board
 from vision.glare import GlareWatch
 from vision.learning.counting import LearnedCounter
-from vision.learning.model import ZoneModel
+from vision.learning.model import SHIPPED_MODEL, Shipped, ZoneModel
 from vision.measure import Measured, Measurer
 from vision.reading import BoardReading, HandReason, HandSign, ZoneReading
 from vision.registration import Fit, RegistrationTracker
@@ -115,8 +115,10 @@ class BoardReader:
         self,
         calibration: Calibration,
         board: Board | None = None,
-        zone_model: ZoneModel | None = None,
+        zone_model: ZoneModel | Shipped | None = SHIPPED_MODEL,
     ) -> None:
+        """`zone_model`: the zone network to count the places the rules find hard (the
+        shipped one unless given), or None for the rules alone."""
         self.calibration = calibration
         self.board = board if board is not None else calibration.load_board()
         self.measurer = Measurer(self.board, calibration.lean)
@@ -154,12 +156,14 @@ class BoardReader:
         from vision.stones import stone_counter
 
         self.stones = stone_counter(calibration, self.board, self.measurer)
+        if isinstance(zone_model, Shipped):
+            zone_model = ZoneModel.shipped()
         self.learned = (
             None
             if zone_model is None or self.stones is not None
             else LearnedCounter(calibration.colours, zone_model)
         )
-        """Given a zone network, it counts each zone's crystals instead of the rules."""
+        """The zone network, counting where the rules are unsure (see _count)."""
 
     def forget(self) -> None:
         """Start afresh: no registration to hold, no previous frame (a new camera or image)."""

@@ -7,6 +7,7 @@ counts, confidence = model.counts(inputs)  # per zone-colour pair: crystals, 0..
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,11 @@ class ZoneModel:
         net = cv2.dnn.readNetFromONNX(str(path))
         return cls(net)
 
+    @classmethod
+    def shipped(cls) -> ZoneModel:
+        """The model shipped with the companion, loaded once for the process."""
+        return _shipped()
+
     def counts(self, inputs: NDArray[np.float32]) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
         """(pairs, CHANNELS, GRID, GRID) -> crystals per pair, and how sure (the chosen
         count's probability)."""
@@ -40,3 +46,15 @@ class ZoneModel:
         odds /= odds.sum(axis=1, keepdims=True)
         chosen = odds.argmax(axis=1)
         return chosen.astype(np.int64), odds[np.arange(len(chosen)), chosen]
+
+
+@cache
+def _shipped() -> ZoneModel:
+    return ZoneModel.load(SHIPPED)
+
+
+class Shipped:
+    """Stands for "the shipped model" where a reader is made: the default."""
+
+
+SHIPPED_MODEL = Shipped()
