@@ -71,6 +71,9 @@ CROWDED_KEEPS = 2.0
 place more crowded than it."""
 PIECE_TOUCH = 3
 """Pixels across the edge that must meet a blob on the other side for the two to be one."""
+TRACE = 0.05
+"""A colour's area (in crystals) on a zone, too little for the rules (below FRINGE), from
+which the zone network is asked about it."""
 DIM = 0.5
 """Reflectance under which a pixel is dark against the paper (a counter's black, seen soft
 and small, reads 0.2 to 0.4 against the paper's white)."""
@@ -315,9 +318,11 @@ class BoardReader:
                 )
         if self.learned is not None:
             # The network counts where the rules are least sure: every zone they could not
-            # decide at once, and every zone with something dark on it (a counter, under
-            # which a clear crystal shows dark). It costs, so not the plain rest.
-            hard = np.flatnonzero(inside & (~plain | self._dim_zones(measured)))
+            # decide at once, every zone with a trace of a colour too faint for them (a
+            # pale crystal under bright light), and every zone with something dark on it (a
+            # counter, under which a clear crystal shows dark). It costs, so not the rest.
+            traced = ((ratios >= TRACE) & (ratios < FRINGE)).any(axis=1)
+            hard = np.flatnonzero(inside & (~plain | traced | self._dim_zones(measured)))
             for index, counts in zip(
                 hard.tolist(), self._learned_count(measured, histogram, ratios, hard), strict=True
             ):
@@ -352,9 +357,8 @@ class BoardReader:
         unknown = histogram[:, UNKNOWN] / self._typical_area
         result = []
         for index, crystals, certainty in zip(only.tolist(), held, sure.tolist(), strict=True):
-            occluded = bool((ratios[index] > MAX_CRYSTALS + 0.8).any()) or unknown[
-                index
-            ] >= UNKNOWN_OCCLUDES * (1 + len(crystals))
+            too_much = bool((ratios[index] > MAX_CRYSTALS + 0.8).any())
+            occluded = too_much or bool(unknown[index] >= UNKNOWN_OCCLUDES * (1 + len(crystals)))
             confidence = 0.0 if occluded else float(certainty)
             result.append(ZoneCounts(crystals, confidence, occluded, int(histogram[index, BLACK])))
         return result

@@ -94,7 +94,9 @@ def test_a_board_not_found_says_whether_its_markers_are_there_but_unreadable(
     # A small board far from the camera, out of focus: its markers' outlines show, their
     # cells do not (the benchmark's set-up 40, blurred further).
     far = random_conditions(np.random.default_rng(10_040))
-    image = cv2.GaussianBlur(render(board, Scene(), far, 3).image, (0, 0), 1.5)
+    image = np.asarray(
+        cv2.GaussianBlur(render(board, Scene(), far, 3).image, (0, 0), 1.5), np.uint8
+    )
     assert RegistrationTracker(board).update(image) is None
     assert "move the camera closer or bring it into focus" in not_found_reason(image, board)
     table = np.full((720, 1280, 3), 90, np.uint8)
