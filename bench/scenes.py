@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
 
-from bench.vision import CHALLENGE, COLOURS, SIDES
+from bench.vision import CHALLENGE, COLOURS, SIDES, picture
 from vision.calibration import calibration_plan
 from vision.geometry import Board, load_board
 from vision.pbr import SAMPLES, SIZE, SetUp, random_setup
@@ -396,7 +396,7 @@ def write_samples(directory: Path, out: Path) -> None:
         path = out / f"{stored.name}-{setup.name}.npz"
         if path.exists():
             continue
-        result = calibrate(board, [_image(setup.calibration)], plan, roles=roles)
+        result = calibrate(board, [picture(setup.calibration)], plan, roles=roles)
         if result.problems:
             print(f"{setup.name}: refused ({result.problems[0]})", flush=True)
             continue
@@ -408,7 +408,7 @@ def write_samples(directory: Path, out: Path) -> None:
         for shot in still:
             if shot.hand_over_board:
                 continue
-            sample = frame_sample(reader, context, _image(shot.path), shot.scene, names)
+            sample = frame_sample(reader, context, picture(shot.path), shot.scene, names)
             if sample is not None:
                 cells.append(sample[0])
                 labels.append(sample[1])
@@ -418,15 +418,6 @@ def write_samples(directory: Path, out: Path) -> None:
             continue
         save(path, setup_arrays(result.calibration, cells, labels, share))
         print(f"{setup.name}: {len(cells)} frames", flush=True)
-
-
-def _image(path: Path) -> np.ndarray:
-    import cv2
-
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise ValueError(f"cannot read {path}")
-    return np.asarray(image, np.uint8)
 
 
 def main(argv: Sequence[str]) -> int:

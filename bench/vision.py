@@ -238,7 +238,7 @@ def read_stored_set(
     roles = {"side-1": SIDES[0], "side-2": SIDES[1], "challenge": CHALLENGE}
     for setup in stored.setups:
         tally.setups += 1
-        result = calibrate(board, [_picture(setup.calibration)], plan, roles=roles)
+        result = calibrate(board, [picture(setup.calibration)], plan, roles=roles)
         if result.problems:
             tally.refused.append(f"{setup.name}: " + "; ".join(result.problems[:2]))
             continue
@@ -260,7 +260,7 @@ def read_stored_set(
             # again, until the filter has had time to commit.
             filmed += [filmed[-2 + k % 2] for k in range(SETTLE_FRAMES)]
             shots = [
-                (_picture(path), round(i * 1e9 / 15), scene, hand, i)
+                (picture(path), round(i * 1e9 / 15), scene, hand, i)
                 for i, (path, scene, hand) in enumerate(filmed)
             ]
             state = follow(reader, state, shots, occlusion, f"{setup.name} sequence {number}")
@@ -279,7 +279,7 @@ def reader_for(calibration: Calibration, board: Board) -> BoardReader:
     return BoardReader(calibration, board, zone_model=COUNTING["model"])
 
 
-def _picture(path: Path) -> NDArray[np.uint8]:
+def picture(path: Path) -> NDArray[np.uint8]:
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if image is None:
         raise ValueError(f"cannot read {path}")

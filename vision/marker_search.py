@@ -67,7 +67,6 @@ class _Patterns:
     """(markers, cells, 2): each cell's middle, board millimetres."""
     white: NDArray[np.bool_]
     """(markers, cells): which cells are white."""
-    cell_mm: float
 
 
 def _patterns(board: Board) -> _Patterns:
@@ -87,8 +86,7 @@ def _patterns(board: Board) -> _Patterns:
         ys = top + (rows - 1 + 0.5) * step
         points.append(np.stack([xs.ravel(), ys.ravel()], axis=-1))
         whites.append(framed.ravel() > 127)
-    size = board.markers[0].size / cells
-    return _Patterns(np.array(points, np.float64), np.array(whites, bool), size)
+    return _Patterns(np.array(points, np.float64), np.array(whites, bool))
 
 
 class MarkerSearch:
