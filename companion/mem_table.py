@@ -139,6 +139,10 @@ class VirtualMemTable:
         """Square -> the stone a tap took off it, for the next tap to put back."""
         self._lock = threading.Lock()
         self._work: queue.Queue[_Work] = queue.Queue()
+        self._asked = 0
+        """Changes asked of the table so far."""
+        self._filmed = 0
+        """Changes filmed to a quiet table so far (the camera thread's count)."""
         self._stopped = threading.Event()
         self.frames = 0
         self.failed = ""
@@ -164,7 +168,7 @@ class VirtualMemTable:
             return str(err) or type(err).__name__
         table = cls(camera, reader, stones, on_seen, on_unsure)
         table._thread.start()
-        table._work.put(_Follow(dict(stones)))  # still frames: the first reading
+        table._ask(_Follow(dict(stones)))  # still frames: the first reading
         return table
 
     def contents(self) -> dict[int, str]:
@@ -172,15 +176,25 @@ class VirtualMemTable:
         with self._lock:
             return self._stones_now()
 
+    @property
+    def idle(self) -> bool:
+        """Every change asked for has been filmed and what the camera reads committed."""
+        return self._filmed == self._asked
+
     # -- hands -----------------------------------------------------------------------------
 
     def tap(self, square: int) -> None:
         """A hand takes the stone on `square` off the board, or puts back the one it took."""
-        self._work.put(_Tap(square))
+        self._ask(_Tap(square))
 
     def follow(self, stones: Stones) -> None:
         """Lays the table as `stones` has it, square by square."""
-        self._work.put(_Follow(dict(stones)))
+        self._ask(_Follow(dict(stones)))
+
+    def _ask(self, work: _Tap | _Follow) -> None:
+        with self._lock:
+            self._asked += 1
+        self._work.put(work)
 
     def stop(self) -> None:
         self._stopped.set()
@@ -200,16 +214,21 @@ class VirtualMemTable:
 
     def _film(self) -> None:
         still = STILL_FRAMES
+        taken = 0
         while not self._stopped.is_set():
             try:
                 # Once the table has been still long enough, wait for the next change.
                 quiet = still >= STILL_FRAMES and (self._settled or still >= MAX_STILL_FRAMES)
+                if quiet:
+                    with self._lock:
+                        self._filmed = taken
                 work = self._work.get() if quiet else self._work.get_nowait()
             except queue.Empty:
                 still += 1
             else:
                 if work is None:
                     return
+                taken += 1
                 for square, colour in self._hand_moves(work):
                     self._by_hand(square, colour)
                 still = 0

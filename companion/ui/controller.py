@@ -42,7 +42,7 @@ from companion.devices.buttons import ButtonPress
 from companion.devices.keyboard import KeyboardButtons
 from companion.errors import UserError
 from companion.games.contract import TABLE, BadSetup
-from companion.games.mem.table import rules_board
+from companion.games.mem.table import rules_board, table_board
 from companion.games.memwars.board_pieces import PieceColours
 from companion.games.memwars.players import SimulatedTable
 from companion.live import AlertView, LiveGame, LiveView
@@ -382,8 +382,9 @@ class Controller:
         table.on_failure = failed
         self.mem_table = table
         # After every action the players do the table work the rules ask for (a captured
-        # group taken off, a stone a takeback returns put back), at once.
-        play.referee.subscribe(lambda _note: table.follow(rules_board(play.state)))
+        # group taken off, a stone a takeback returns put back), at once; a stone held for
+        # the other player's block or allow stays in its player's hand.
+        play.referee.subscribe(lambda _note: table.follow(table_board(play.state)))
 
     def _watch_mem(self, play: MemPlay, spec: str) -> None:
         """The real camera over a MeM board: it needs a MeM calibration of its own."""

@@ -22,8 +22,10 @@ from companion.games.mem.table import (
     changed_squares,
     check_table,
     rules_board,
+    table_board,
     take_refusal,
 )
+from companion.mem_table import camera_stones
 
 from .helpers import ENGINE, agreed, play, random_action, setup, with_patterns
 
@@ -146,6 +148,14 @@ def test_the_held_moves_stone_in_the_hand_is_waiting_not_an_alert() -> None:
     assert check_table(state, without(state, 1)) == TableCheck(waiting=1)
     asked, _ = play(_blockable(), A.Ask(1, SQ[(3, 0)]))
     assert check_table(asked, without(asked, SQ[(3, 0)])) == TableCheck(waiting=SQ[(3, 0)])
+
+
+def test_the_table_the_players_lay_leaves_the_held_stone_in_the_hand() -> None:
+    state, _ = play(_blockable(), A.Move(1, 1, 0, 0))
+    assert 1 in rules_board(state) and 1 not in table_board(state)
+    assert check_table(state, camera_stones(table_board(state))) == TableCheck(waiting=1)
+    allowed, _ = play(state, A.Allow(0))
+    assert table_board(allowed) == rules_board(allowed)
 
 
 def test_after_a_no_only_the_asked_stone_may_be_taken() -> None:

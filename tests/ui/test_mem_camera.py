@@ -34,6 +34,8 @@ def test_stones_lifted_on_the_simulated_table_are_picked_up_through_the_camera(
     assert live.ids.override.disabled
     screen.tap(live.ids.table_toggle)
     board = live.ids.board
+    table = screen.app.controller.mem_table
+    assert table is not None
 
     def lift(square: int) -> None:
         screen.tap_at(*board.square_centre(square))
@@ -49,6 +51,9 @@ def test_stones_lifted_on_the_simulated_table_are_picked_up_through_the_camera(
             screen.shot("mem-camera-picked-up")
         screen.tap_at(*live.ids[f"space_{side}"].cell_centre(cell))
         if play.view().pending == square:  # held for the other player's block or allow
+            # The other player takes their time: the table the camera films meanwhile
+            # keeps the held stone in its player's hand.
+            assert screen.until(lambda: table.idle, timeout=30)
             screen.tap(live.button("allow"))
         assert play.state.board[square] == 0, live.message
         assert not play.view().alerts
@@ -66,8 +71,6 @@ def test_stones_lifted_on_the_simulated_table_are_picked_up_through_the_camera(
     screen.shot("mem-camera-alert")
     # Put back where it was: the alert clears and the game goes on.
     lift(8)
-    table = screen.app.controller.mem_table
-    assert table is not None
     assert screen.until(lambda: not play.view().held, timeout=30), (
         play.view().alerts,
         table.contents().get(8),

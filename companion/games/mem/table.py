@@ -94,6 +94,16 @@ def rules_board(state: State) -> dict[int, str]:
     return {square: NAME[colour] for square, colour in enumerate(state.board) if colour}
 
 
+def table_board(state: State) -> dict[int, str]:
+    """The stones that lie on the table when the players have done what the rules ask: the
+    rules' board, less the stone of a move or question held for the other player (its
+    player holds it while the other decides)."""
+    board = rules_board(state)
+    if state.pending is not None:
+        board.pop(state.pending.square, None)
+    return board
+
+
 def camera_board(seen: Board) -> dict[int, str]:
     """Square -> colour name from the camera's board (zones that are not squares left out;
     two stones on one square, which no move makes, read as their names joined)."""
