@@ -28,6 +28,7 @@ on it.
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import sys
 import time
@@ -286,19 +287,38 @@ def picture(path: Path) -> NDArray[np.uint8]:
     return np.asarray(image, np.uint8)
 
 
-def main() -> int:
-    quick = "--quick" in sys.argv
-    source = sys.argv[sys.argv.index("--set") + 1] if "--set" in sys.argv[:-1] else "own"
-    scenes = Path(sys.argv[sys.argv.index("--scenes") + 1]) if "--scenes" in sys.argv[:-1] else None
-    if scenes is not None:
-        source = "pbr"
-    if source not in ("own", "pbr"):
-        print(f"no scene set {source!r}: --set pbr, or none for the own virtual camera")
-        return 2
-    counting = sys.argv[sys.argv.index("--counting") + 1] if "--counting" in sys.argv[:-1] else ""
-    if counting not in ("", "rules", "learned"):
-        print(f"no way of counting {counting!r}: --counting rules, or --counting learned")
-        return 2
+def arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="bench/vision.py",
+        description="The board reader on rendered frames: accuracy, hands, and read time.",
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="a tenth of the work, floors not enforced"
+    )
+    parser.add_argument(
+        "--set",
+        choices=("own", "pbr"),
+        default="own",
+        help="own: the virtual camera (default); pbr: the stored physically based set",
+    )
+    parser.add_argument(
+        "--scenes", type=Path, help="another stored set of scenes (bench/scenes.py)"
+    )
+    parser.add_argument(
+        "--counting",
+        choices=("default", "rules"),
+        default="default",
+        help="rules: the rules alone, without the zone network",
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = arguments(argv)
+    quick = args.quick
+    scenes = args.scenes
+    source = "pbr" if scenes is not None else args.set
+    counting = args.counting
     # The reader's own default: the zone network where the rules are unsure.
     COUNTING["model"] = None if counting == "rules" else ZoneModel.shipped()
     cv2.setNumThreads(1)
