@@ -18,6 +18,7 @@ right >= 97 %, false commits 0, read <= 3x decode. Exits 1 when a floor is misse
     python bench/vision.py --set pbr    # the stored physically based validation set instead
     python bench/vision.py --counting rules     # the rules alone, without the zone network
     python bench/vision.py --scenes build/scenes/training-v3   # another stored set
+    python bench/vision.py --model zones.onnx  # another zone network (vision/learning/train.py)
 
 With `--set pbr` the same measurements run on the physically based scenes of
 build/scenes/validation-v3 (bench/scenes.py, docs/scenes.md), built first when missing: each
@@ -310,6 +311,9 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         default="default",
         help="rules: the rules alone, without the zone network",
     )
+    parser.add_argument(
+        "--model", type=Path, help="another zone network (ONNX) instead of the shipped one"
+    )
     return parser.parse_args(argv)
 
 
@@ -320,7 +324,10 @@ def main(argv: list[str] | None = None) -> int:
     source = "pbr" if scenes is not None else args.set
     counting = args.counting
     # The reader's own default: the zone network where the rules are unsure.
-    COUNTING["model"] = None if counting == "rules" else ZoneModel.shipped()
+    if counting == "rules":
+        COUNTING["model"] = None
+    else:
+        COUNTING["model"] = ZoneModel.load(args.model) if args.model else ZoneModel.shipped()
     cv2.setNumThreads(1)
     board = load_board()
     tally = Tally()

@@ -333,11 +333,11 @@ class BoardReader:
         """Per zone: whether grey or black much darker than the paper covers a good part of
         a counter's area on it (a crystal's own pixels are coloured, not grey)."""
         sampler = self.measurer.sampler
-        level = (measured.pixels * sampler.per_point(measured.scale)).mean(axis=1)
-        grey = self._classes_now <= BLACK
-        dim = np.bincount(
-            sampler.zone_of_point, weights=grey & (level < DIM), minlength=len(sampler.zones)
-        )
+        # Only grey points can be dim: the rest are left unscaled (most of the board).
+        grey = np.flatnonzero(self._classes_now <= BLACK)
+        zone = sampler.zone_of_point[grey]
+        level = (measured.pixels[grey] * measured.scale[zone]).mean(axis=1)
+        dim = np.bincount(zone, weights=level < DIM, minlength=len(sampler.zones))
         return np.asarray(dim >= DIM_SHARE * self._counter_area, bool)
 
     def _learned_count(
