@@ -150,6 +150,8 @@ class BoardReader:
         self.fit: Fit | None = None
         """The last frame's registration (mapping and markers), for drawing over it."""
         self._classes_now: NDArray[np.uint8] = np.zeros((0,), np.uint8)
+        self._levels_now: NDArray[np.float32] = np.zeros((0,), np.float32)
+        """Each point's mean reflectance in the last frame, to the class table's step."""
         self._ratios_now: NDArray[np.float64] = np.zeros((0, 0))
         """The last frame's class of every point, and each zone's colours in crystals."""
         self._counter_cache: dict[int, tuple[int, tuple[int | None, ...], int]] = {}
@@ -273,8 +275,11 @@ class BoardReader:
         if self.stones is not None:
             return self.stones.count(measured)
         sampler = self.measurer.sampler
-        classes = self.table.lookup_scaled(measured.pixels, sampler.per_point(measured.scale))
+        classes, levels = self.table.lookup_scaled_levels(
+            measured.pixels, sampler.per_point(measured.scale)
+        )
         self._classes_now = classes
+        self._levels_now = levels
         zones = len(sampler.zones)
         histogram = np.bincount(
             sampler.zone_of_point * self._classes + classes, minlength=zones * self._classes
@@ -322,22 +327,19 @@ class BoardReader:
             # pale crystal under bright light), and every zone with something dark on it (a
             # counter, under which a clear crystal shows dark). It costs, so not the rest.
             traced = ((ratios >= TRACE) & (ratios < FRINGE)).any(axis=1)
-            hard = np.flatnonzero(inside & (~plain | traced | self._dim_zones(measured)))
+            hard = np.flatnonzero(inside & (~plain | traced | self._dim_zones()))
             for index, counts in zip(
                 hard.tolist(), self._learned_count(measured, histogram, ratios, hard), strict=True
             ):
                 result[index] = counts
         return result
 
-    def _dim_zones(self, measured: Measured) -> NDArray[np.bool_]:
+    def _dim_zones(self) -> NDArray[np.bool_]:
         """Per zone: whether grey or black much darker than the paper covers a good part of
         a counter's area on it (a crystal's own pixels are coloured, not grey)."""
         sampler = self.measurer.sampler
-        # Only grey points can be dim: the rest are left unscaled (most of the board).
-        grey = np.flatnonzero(self._classes_now <= BLACK)
-        zone = sampler.zone_of_point[grey]
-        level = (measured.pixels[grey] * measured.scale[zone]).mean(axis=1)
-        dim = np.bincount(zone, weights=level < DIM, minlength=len(sampler.zones))
+        dim_grey = (self._classes_now <= BLACK) & (self._levels_now < DIM)
+        dim = np.bincount(sampler.zone_of_point, weights=dim_grey, minlength=len(sampler.zones))
         return np.asarray(dim >= DIM_SHARE * self._counter_area, bool)
 
     def _learned_count(
