@@ -206,14 +206,11 @@ class ClassTable:
         """Each cell's mean reflectance."""
         self.colours = tuple(colours)
 
-    def lookup_scaled(self, pixels: Floats, scale: Floats) -> NDArray[np.uint8]:
-        """lookup(pixels * scale), scale given per pixel, in fewer passes over the pixels."""
-        return self.lookup_scaled_levels(pixels, scale)[0]
-
     def lookup_scaled_levels(
         self, pixels: Floats, scale: Floats
     ) -> tuple[NDArray[np.uint8], NDArray[np.float32]]:
-        """lookup_scaled, with each pixel's mean reflectance to the table's step."""
+        """lookup(pixels * scale), scale given per pixel, in fewer passes over the pixels;
+        with each pixel's mean reflectance, to the table's step."""
         index = np.multiply(pixels, scale * (BINS / TOP), dtype=np.float32).astype(np.int32)
         np.minimum(index, BINS - 1, out=index)
         flat = (index[..., 0] * BINS + index[..., 1]) * BINS + index[..., 2]

@@ -150,10 +150,10 @@ class BoardReader:
         self.fit: Fit | None = None
         """The last frame's registration (mapping and markers), for drawing over it."""
         self._classes_now: NDArray[np.uint8] = np.zeros((0,), np.uint8)
-        self._levels_now: NDArray[np.float32] = np.zeros((0,), np.float32)
-        """Each point's mean reflectance in the last frame, to the class table's step."""
         self._ratios_now: NDArray[np.float64] = np.zeros((0, 0))
         """The last frame's class of every point, and each zone's colours in crystals."""
+        self._levels_now: NDArray[np.float32] = np.zeros((0,), np.float32)
+        """Each point's mean reflectance in the last frame, to the class table's step."""
         self._counter_cache: dict[int, tuple[int, tuple[int | None, ...], int]] = {}
         self._hand_was_over = False
         self._frames = 0
