@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from bench.options import options
 from tests.camera.printed_codes import Placement, photograph
 from vision.cards import MAX_UPSCALE, UPSCALE_TO, CardCodeReader
 from vision.geometry import load_board
@@ -221,7 +222,8 @@ def virtual_camera() -> None:
             )
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    options(__doc__).parse_args(argv)
     ok = compare_detectors()
     frame_times()
     virtual_camera()

@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
+from bench.options import options
 from companion.clock import model
 from companion.clock.display import ClockDisplay
 from companion.clock.model import Events, new_clock
@@ -189,7 +190,8 @@ def stamping_under_load() -> tuple[list[float], bool]:
     return errors, bool(urgent and urgent[0])
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    options(__doc__).parse_args(argv)
     p50, p99 = press_latency()
     error, presses = exact_game()
     errors, urgent = stamping_under_load()

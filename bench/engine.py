@@ -15,6 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.options import options
 from companion.decks import find_deck
 from companion.games.contract import Action
 from companion.games.memwars.engine import MemWarsEngine, apply
@@ -50,7 +51,8 @@ def full_game(engine: MemWarsEngine, seed: int) -> tuple[State, list[Action], in
     return start, actions, challenges
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    options(__doc__).parse_args(argv)
     engine = MemWarsEngine()
     per_action: list[float] = []
     per_replay: list[float] = []

@@ -19,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.options import options as command_line
 from companion.games.contract import Action
 from companion.games.mem import actions as A
 from companion.games.mem.board import geometry
@@ -68,7 +69,8 @@ def positions(count: int) -> list[State]:
     return out
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    command_line(__doc__).parse_args(argv)
     sample = positions(POSITIONS)
     timings = []
     listed = 0

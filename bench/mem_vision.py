@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import cv2
 import numpy as np
 
+from bench.options import options
 from companion.commands.vision_cmd import calibration_plan_for
 from companion.games.mem.colours import NAME
 from companion.games.mem.setup import parse_setup
@@ -50,8 +51,10 @@ def deal(seed: int, taken: int) -> Scene:
     return Scene(crystals={str(square): (name,) for square, name in stones.items()})
 
 
-def main() -> int:
-    quick = "--quick" in sys.argv
+def main(argv: list[str] | None = None) -> int:
+    parser = options(__doc__)
+    parser.add_argument("--quick", action="store_true", help="a fifth of the set-ups")
+    quick = parser.parse_args(argv).quick
     cv2.setNumThreads(1)
     board = load_board(BOARD)
     plan = calibration_plan_for(board, list(MEM_STONES))

@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import serial
 
+from bench.options import options
 from companion.devices.cardreader import pn532
 from companion.devices.cardreader.emulators import Pn532Emulator
 from companion.devices.cardreader.events import CardEvent, CardPresented, TagSeen
@@ -133,7 +134,8 @@ def pn532_latency(pair: PtyPair) -> tuple[list[float], list[float]]:
     return answered, entered
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    options(__doc__).parse_args(argv)
     rdm_rate = rdm6300_throughput()
     pn_rate = pn532_throughput()
     with PtyPair() as pair:
