@@ -44,6 +44,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from bench.options import options
 from vision.calibrate import calibrate
 from vision.calibration import Calibration, calibration_plan
 from vision.geometry import Board, load_board
@@ -289,10 +290,7 @@ def picture(path: Path) -> NDArray[np.uint8]:
 
 
 def arguments(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="bench/vision.py",
-        description="The board reader on rendered frames: accuracy, hands, and read time.",
-    )
+    parser = options(__doc__)
     parser.add_argument(
         "--quick", action="store_true", help="a tenth of the work, floors not enforced"
     )
