@@ -1,0 +1,57 @@
+"""MeM as the product sees it (companion/games/plugin.py)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import cached_property
+from typing import Any
+
+from companion.games.contract import JSON, Action, GameEngine
+from companion.games.house_rules import HouseRule
+from companion.games.plugin import Narrator
+
+
+class MemPlugin:
+    name = "mem"
+    title = "MeM"
+    rules_doc = "mem-rules.md"
+    rule_prefix = "MEM-"
+    # MeM is open information: every refusal may be told in full.
+    secret_actions: frozenset[str] = frozenset()
+    scored = True
+
+    @cached_property
+    def engine(self) -> GameEngine[Any]:
+        # Imported when first asked, so that naming the games does not load every engine.
+        from companion.games.mem.engine import MemEngine
+
+        return MemEngine()
+
+    @property
+    def house_rules(self) -> Sequence[HouseRule]:
+        from companion.games.mem.rules import HOUSE_RULES
+
+        return HOUSE_RULES
+
+    def narrator(self, state: Any) -> Narrator:
+        from companion.games.mem.narrate import narrate
+
+        setup = state.setup
+        return lambda event: narrate(event, setup) or ""
+
+    def example_setups(self) -> Sequence[JSON]:
+        two = [{"name": "Ada"}, {"name": "Bo"}]
+        return (
+            {"game": "solitaire", "sides": [{"name": "Ada"}], "seed": 1},
+            {"game": "mini", "sides": two, "seed": 2},
+            {"game": "mem", "sides": two, "seed": 3},
+        )
+
+    def random_action(self, state: Any, rng: random.Random) -> Action:
+        from companion.games.mem.players import random_action
+
+        return random_action(state, rng)
+
+
+PLUGIN = MemPlugin()

@@ -1,0 +1,79 @@
+"""MemWars as the product sees it (companion/games/plugin.py)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import cached_property
+from typing import Any
+
+from companion.games.contract import JSON, Action, Event, GameEngine
+from companion.games.house_rules import HouseRule
+from companion.games.plugin import Narrator
+
+
+class MemWarsPlugin:
+    name = "memwars"
+    title = "MemWars"
+    rules_doc = "memwars-rules.md"
+    rule_prefix = "MW-"
+    # A refusal of a counter placement may name the counter's value (MW-T3: "no counter
+    # of value 5 left"), which is face down.
+    secret_actions = frozenset({"place_counter"})
+    scored = True
+
+    @cached_property
+    def engine(self) -> GameEngine[Any]:
+        # Imported when first asked, so that naming the games does not load every engine.
+        from companion.games.memwars.engine import MemWarsEngine
+
+        return MemWarsEngine()
+
+    @property
+    def house_rules(self) -> Sequence[HouseRule]:
+        from companion.games.memwars.rules import HOUSE_RULES
+
+        return HOUSE_RULES
+
+    def narrator(self, state: Any) -> Narrator:
+        from companion.games.memwars import events as E
+        from companion.games.memwars.narrate import narrate
+
+        setup = state.setup
+
+        def text(event: Event) -> str:
+            if isinstance(event, E.TurnStarted):
+                sides = setup.sides
+                name = sides[event.side].name if 0 <= event.side < len(sides) else "nobody"
+                return f"Move {event.move}: {name} to play."
+            # No card names: which card is where may be what a player must find.
+            return narrate(event, setup) or ""
+
+        return text
+
+    def example_setups(self) -> Sequence[JSON]:
+        two = [{"name": "Ada"}, {"name": "Bo"}]
+        return (
+            {"sides": two, "mode": "basic", "quadrants": [1], "seed": 1},
+            {"sides": two, "mode": "standard", "quadrants": [1, 2], "seed": 2},
+            {
+                "sides": [{"name": "Ada", "mode": "standard"}, {"name": "Bo", "mode": "basic"}],
+                "mode": "hybrid",
+                "quadrants": [3],
+                "seed": 3,
+            },
+            {"sides": [{"name": "Ada"}], "mode": "study", "quadrants": [4], "seed": 4},
+            {"sides": [{"name": "Ada"}], "mode": "review", "quadrants": [2], "seed": 5},
+        )
+
+    def random_action(self, state: Any, rng: random.Random) -> Action:
+        from companion.games.memwars.engine import expected
+        from companion.games.memwars.players import random_legal_action
+
+        expectation = expected(state)
+        if expectation is None:
+            raise ValueError("the game is over: nobody has an action to take")
+        return random_legal_action(state, expectation, rng)
+
+
+PLUGIN = MemWarsPlugin()

@@ -1,0 +1,80 @@
+"""What a game brings to the product besides its engine: everything the generic layers (the
+UI, the stream, the display page, the commands, the camera) ask about a game, so that none
+of them names one.
+
+Each game's package has a `plugin.py` whose `PLUGIN` satisfies `GamePlugin`; the registry
+(companion/games/__init__.py) finds it by name:
+
+    plugin = find_plugin("mem")
+    plugin.engine.new_game(plugin.example_setups()[0])
+    say = plugin.narrator(state); say(event)      # a sentence for the ticker, or ""
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from companion.games.contract import JSON, Action, Event, GameEngine
+from companion.games.house_rules import HouseRule
+
+Narrator = Callable[[Event], str]
+"""A sentence per event for a ticker or a log; empty for events not worth one."""
+
+
+class GamePlugin(Protocol):
+    """One game, as the rest of the product sees it."""
+
+    @property
+    def name(self) -> str:
+        """The game's id in setups, records, topics and commands: `companion rules <name>`."""
+        ...
+
+    @property
+    def title(self) -> str:
+        """The game's name for people."""
+        ...
+
+    @property
+    def engine(self) -> GameEngine[Any]: ...
+
+    @property
+    def house_rules(self) -> Sequence[HouseRule]:
+        """Every house rule, in the order `companion rules <name>` lists them."""
+        ...
+
+    @property
+    def rules_doc(self) -> str:
+        """The file under docs/ that explains every rule id a refusal can name."""
+        ...
+
+    @property
+    def rule_prefix(self) -> str:
+        """What every rule id of the game starts with (``MW-``, ``MEM-``)."""
+        ...
+
+    @property
+    def secret_actions(self) -> frozenset[str]:
+        """The action kinds that carry a hidden value: a refusal of one may name the value,
+        so a spectator hears only that a move was refused."""
+        ...
+
+    @property
+    def scored(self) -> bool:
+        """True when the view gives each side's score as `scores.sides[i].total`."""
+        ...
+
+    def narrator(self, state: Any) -> Narrator:
+        """Sentences for the events of the game in `state` (names come from its setup). They
+        say only what every viewer may know."""
+        ...
+
+    def example_setups(self) -> Sequence[JSON]:
+        """Setups that start a game of every variant, for demos and the conformance tests."""
+        ...
+
+    def random_action(self, state: Any, rng: random.Random) -> Action:
+        """A legal action chosen at random among those the rules wait for: a simulated player
+        for tests and demos. Only asked while the game is not over."""
+        ...
