@@ -29,11 +29,11 @@ import cv2
 import numpy as np
 
 from bench.options import options
-from companion.commands.vision_cmd import calibration_plan_for
 from companion.games.mem.colours import NAME
 from companion.games.mem.setup import parse_setup
 from vision.calibrate import calibrate
 from vision.geometry import BOARDS_DIR, load_board
+from vision.plans import calibration_plan_for
 from vision.reader import BoardReader
 from vision.synth import Scene, random_conditions, render
 from vision.synth.palette import MEM_STONES

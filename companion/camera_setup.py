@@ -69,8 +69,8 @@ class CameraSetup:
     plan: dict[str, tuple[int, ...]] = field(init=False)
 
     def __post_init__(self) -> None:
-        from companion.commands.vision_cmd import calibration_plan_for
         from vision.geometry import load_board
+        from vision.plans import calibration_plan_for
         from vision.registration import RegistrationTracker
 
         if self.board is None:

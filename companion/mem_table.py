@@ -305,10 +305,10 @@ def _calibrated_camera(seed: int) -> tuple[SyntheticCamera, BoardReader]:
     """The virtual camera over the MeM board under easy light, calibrated as a player would
     calibrate it: one stone of each of the eleven colours on the plan's squares, two
     frames."""
-    from companion.commands.vision_cmd import calibration_plan_for
     from companion.games.mem.colours import COLOURS
     from vision.calibrate import calibrate
     from vision.geometry import BOARDS_DIR, load_board
+    from vision.plans import calibration_plan_for
     from vision.reader import BoardReader
     from vision.synth import Scene, SyntheticCamera
     from vision.synth.conditions import Conditions

@@ -1,4 +1,5 @@
-"""`companion rules memwars`: every house rule, its default and the question it settles."""
+"""`companion rules GAME`: every house rule of a game, its default and the question it
+settles."""
 
 from __future__ import annotations
 
@@ -9,17 +10,14 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from companion.games.mem.rules import HOUSE_RULES as MEM_RULES
-from companion.games.memwars.rules import HOUSE_RULES
-
-_TITLES = {"memwars": "MemWars", "mem": "MeM"}
+from companion.games import find_plugin, plugin_names
 
 
 def register(commands: Any) -> None:
     parser: argparse.ArgumentParser = commands.add_parser(
         "rules", help="print a game's house rules with their defaults"
     )
-    parser.add_argument("game", choices=["memwars", "mem"])
+    parser.add_argument("game", choices=plugin_names())
     parser.add_argument("--json", action="store_true", help="print them as JSON")
     parser.set_defaults(run=run)
 
@@ -29,7 +27,8 @@ def _text(value: Any) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    rules = MEM_RULES if args.game == "mem" else HOUSE_RULES
+    plugin = find_plugin(args.game)
+    rules = plugin.house_rules
     if args.json:
         print(
             json.dumps(
@@ -48,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 0
     table = Table(
-        title=f'{_TITLES[args.game]} house rules (set them in a game\'s setup under "house_rules")',
+        title=f'{plugin.title} house rules (set them in a game\'s setup under "house_rules")',
         show_lines=True,
     )
     table.add_column("Key", no_wrap=True)
@@ -61,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
             rule.key,
             rule.settles,
             _text(rule.default),
-            ", ".join(_text(a) for a in rule.alternatives) or "any 1..24",
+            ", ".join(_text(a) for a in rule.alternatives) or rule.span,
             rule.meaning,
         )
     Console(highlight=False, width=160).print(table)

@@ -152,13 +152,6 @@ def parse_roles(text: str, colours: list[str]) -> dict[str, str]:
     return roles
 
 
-def calibration_plan_for(board: Board, colours: list[str]) -> dict[str, tuple[int, ...]]:
-    """vision.plans.calibration_plan_for, for the callers that still look for it here."""
-    from vision.plans import calibration_plan_for as plan_for
-
-    return plan_for(board, colours)
-
-
 def _calibrate(args: argparse.Namespace) -> int:
     from vision.calibrate import calibrate
     from vision.crystal_groups import anywhere_instructions
@@ -233,6 +226,8 @@ def _plan(args: argparse.Namespace, board: Board, colours: list[str]) -> Plan | 
         return None
     if args.plan is not None:
         return load_plan(Path(args.plan), board, colours)
+    from vision.plans import calibration_plan_for
+
     return calibration_plan_for(board, colours)
 
 

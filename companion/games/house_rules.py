@@ -43,6 +43,8 @@ class HouseRule:
     validate: Validator | None = None
     """For a switch that takes a range rather than a list (its `alternatives` empty); None
     checks the value against `choices`."""
+    span: str = ""
+    """The values a `validate`d switch takes, in words ("any whole number 1..24")."""
 
     @property
     def choices(self) -> tuple[str | bool | int, ...]:

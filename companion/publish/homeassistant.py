@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
+from companion.games import find_plugin, plugin_names
 from companion.publish.wire import (
     DISCOVERY_PREFIX,
     OFFLINE,
@@ -40,14 +41,10 @@ def node_id(board: str) -> str:
     return "companion_" + re.sub(r"[^A-Za-z0-9_-]", "_", board)
 
 
-SCORED_GAMES: Final = frozenset({"memwars", "mem"})
-"""Games whose view gives each side's score as `scores.sides[i].total` (for MeM: the stones
-in the pattern and the captured pile)."""
-
-
 def score_template(game: str, side: int) -> str:
-    """Where a side's score is in the state payload."""
-    if game in SCORED_GAMES:
+    """Where a side's score is in the state payload: `scores.sides[i].total` for a game whose
+    plugin says its view has it, a bare list otherwise."""
+    if game in plugin_names() and find_plugin(game).scored:
         return f"{{{{ value_json.view.scores.sides[{side}].total }}}}"
     return f"{{{{ value_json.view.scores[{side}] }}}}"
 

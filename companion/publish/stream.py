@@ -32,7 +32,9 @@ from companion.clock.display import ClockDisplay
 from companion.clock.game import GameClock
 from companion.clock.model import Events
 from companion.devices.closing import Closing
-from companion.games.contract import Action, Event, GameEngine, IllegalAction
+from companion.games import find_plugin, plugin_names
+from companion.games.contract import Action, GameEngine, IllegalAction
+from companion.games.plugin import GamePlugin, Narrator
 from companion.observations import ScanDesk, ScanOutcome, ScanVerdict
 from companion.publish import wire
 from companion.publish.homeassistant import discovery_messages
@@ -53,49 +55,27 @@ SCAN_ALERTS: Final[Mapping[ScanOutcome, str]] = {
     ScanOutcome.UNKNOWN_TAG: wire.SCAN_UNKNOWN,
 }
 
-SECRET_ACTIONS: Final[Mapping[str, frozenset[str]]] = {
-    "memwars": frozenset({"place_counter"}),
-    "mem": frozenset(),  # MeM is open information: every refusal may be told in full
-}
-"""Per engine, the actions that carry a hidden value: a refusal of one may name the value
-(MW-T3: "no counter of value 5 left"), so the stream gives only its rule."""
 REFUSED_SECRET: Final = "that move was refused"
 
-Narrator = Callable[[Event], str]
+
+def _plugin(engine: GameEngine[Any]) -> GamePlugin | None:
+    """The plugin of the engine's game; None for a bare engine (a test double)."""
+    return find_plugin(engine.name) if engine.name in plugin_names() else None
 
 
 def narrator_for(engine: GameEngine[Any], state: Any) -> Narrator:
     """A sentence per event for the ticker; empty for events not worth one, and for every
     event of a game the stream has no sentences for."""
-    if engine.name == "memwars":
-        return _memwars_narrator(state)
-    if engine.name == "mem":
-        return _mem_narrator(state)
-    return lambda event: ""
+    plugin = _plugin(engine)
+    return plugin.narrator(state) if plugin is not None else (lambda event: "")
 
 
-def _memwars_narrator(state: Any) -> Narrator:
-    from companion.games.memwars import events as E
-    from companion.games.memwars.narrate import narrate
-
-    setup = state.setup
-
-    def text(event: Event) -> str:
-        if isinstance(event, E.TurnStarted):
-            sides = setup.sides
-            name = sides[event.side].name if 0 <= event.side < len(sides) else "nobody"
-            return f"Move {event.move}: {name} to play."
-        # No card names: which card is where may be what a player must find.
-        return narrate(event, setup) or ""
-
-    return text
-
-
-def _mem_narrator(state: Any) -> Narrator:
-    from companion.games.mem.narrate import narrate
-
-    setup = state.setup
-    return lambda event: narrate(event, setup) or ""
+def is_secret(engine: GameEngine[Any], action: Action) -> bool:
+    """Whether a refusal of `action` may name a hidden value (MW-T3: "no counter of value 5
+    left"), so that the stream gives only its rule. A game without a plugin has not said
+    which of its actions are safe, so all of them are taken as secret."""
+    plugin = _plugin(engine)
+    return plugin is None or action.kind in plugin.secret_actions
 
 
 def spectator_view(engine: GameEngine[Any], state: Any) -> dict[str, Any]:
@@ -179,8 +159,7 @@ class GameStream(Closing):
     def refused(self, err: IllegalAction, action: Action | None = None) -> None:
         """Publishes a refused action: its rule and explanation, or only its rule when the
         action is one that carries a hidden value (or is not given)."""
-        secret = SECRET_ACTIONS.get(self._engine.name, frozenset())
-        public = action is not None and action.kind not in secret
+        public = action is not None and not is_secret(self._engine, action)
         self.alert(err.explanation if public else REFUSED_SECRET, "warning", err.rule)
 
     def clock_reading(self) -> dict[str, Any] | None:

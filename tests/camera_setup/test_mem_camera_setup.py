@@ -7,12 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from companion.camera_setup import CameraSetup, outcome_text, stone_problems
-from companion.commands.vision_cmd import calibration_plan_for
 from companion.config import Config, StoreConfig
 from companion.store import Store
 from companion.ui.controller import Controller
 from tests.vision_mem.helpers import EASY, MEM_BOARD, mem_board
 from vision.calibration import Calibration
+from vision.plans import calibration_plan_for
 from vision.reader import BoardReader
 from vision.stone_calibration import StoneCalibration
 from vision.synth import Glare, Scene, SyntheticCamera

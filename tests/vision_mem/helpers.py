@@ -7,12 +7,12 @@ import random
 from collections.abc import Sequence
 from functools import cache
 
-from companion.commands.vision_cmd import calibration_plan_for
 from companion.games.mem.colours import NAME
 from companion.games.mem.setup import parse_setup
 from vision.calibrate import calibrate
 from vision.calibration import Calibration, CalibrationResult
 from vision.geometry import BOARDS_DIR, Board, load_board
+from vision.plans import calibration_plan_for
 from vision.synth import Conditions, Scene, render
 from vision.synth.palette import MEM_STONES
 

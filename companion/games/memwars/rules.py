@@ -26,8 +26,9 @@ def _r(
     alternatives: tuple[Any, ...],
     meaning: str,
     validate: Validator | None = None,
+    span: str = "",
 ) -> HouseRule:
-    return HouseRule(key, attribute, settles, default, alternatives, meaning, validate)
+    return HouseRule(key, attribute, settles, default, alternatives, meaning, validate, span)
 
 
 def _whole_1_to_24(value: Any) -> str | None:
@@ -80,6 +81,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         (),
         "counters of each value (5, 3, 2) in the box",
         _whole_1_to_24,
+        "any whole number 1..24",
     ),
     _r(
         "mw.counters.abbreviatedScaling",
