@@ -36,8 +36,9 @@ from companion.clock import model
 from companion.clock.display import ClockDisplay
 from companion.clock.model import Events, new_clock
 from companion.clock.notation import parse
+from companion.clock.presses import ButtonPress
 from companion.clock.runner import ClockRunner
-from companion.devices.buttons import ButtonPress, ClockButtons
+from companion.devices.buttons import ClockButtons
 from companion.devices.keyboard import KeyboardButtons
 from companion.devices.urgency import make_this_thread_urgent
 

@@ -42,13 +42,13 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from companion.config import BrokerConfig
 from companion.games.memwars.board_pieces import PieceColours
-from companion.live import LiveGame
+from companion.games.memwars.play.live import LiveGame
+from companion.games.memwars.play.virtual_table import VirtualTable
 from companion.publish.broker import EmbeddedBroker
 from companion.publish.publisher import Publisher
 from companion.publish.stream import GameStream
 from companion.session import Referee
 from companion.store import Store
-from companion.virtual_table import VirtualTable
 
 FPS = 15.0
 PLACEMENTS = 200

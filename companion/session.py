@@ -95,7 +95,7 @@ class Referee:
         """Records a new game (BadSetup if the engine refuses `setup`) and referees it.
 
         `game_clock` describes a game clock ({"controls": [one per side], "order": [...]});
-        companion.clock.game.GameClock runs it.
+        companion.table.game_clock.GameClock runs it.
         """
         engine = find_engine(engine_name)
         state = engine.new_game(setup)

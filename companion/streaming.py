@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from companion.config import Config
 from companion.errors import UserError
 from companion.lan import lan_address, page_url
-from companion.wiring import GameParts, PutDown
+from companion.table.wiring import GameParts, PutDown
 
 if TYPE_CHECKING:
     from companion.publish.broker import EmbeddedBroker

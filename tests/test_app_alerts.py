@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.commands.app_cmd import _stream_alerts
-from companion.live import AlertView
+from companion.table.views import AlertView
 
 
 class Stream:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.camera_check import (
+from companion.games.zone_check import (
     HandMove,
     Mismatch,
     check,

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from companion.config import Config
+from companion.games.mem.screens.choices import MemChoices
 from companion.store import Store
+from companion.table.wiring import GameParts, PutDown
 from companion.ui.controller import Controller, GameChoices
-from companion.ui.mem_choices import MemChoices
-from companion.wiring import GameParts, PutDown
 
 
 def failing_stream(parts: GameParts) -> PutDown:

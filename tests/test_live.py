@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from companion.games.memwars.board_pieces import PieceColours
-from companion.live import AlertView, LiveGame, LiveView
+from companion.games.memwars.play.live import LiveGame, LiveView
 from companion.session import Referee
 from companion.store import Store
+from companion.table.views import AlertView
 
 from .memwars.helpers import setup
 

@@ -10,9 +10,9 @@ import pytest
 
 from companion.devices.cardreader.events import CardPresented
 from companion.games.memwars import actions as A
-from companion.observations import ScanDesk, ScanOutcome, ScanVerdict
 from companion.session import Referee
 from companion.store import Store
+from companion.table.observations import ScanDesk, ScanOutcome, ScanVerdict
 
 TAGS = {f"{n:010X}": ("plain", n) for n in range(1, 101)}
 TAGS["AAAAAAAAAA"] = ("other", 5)
@@ -86,7 +86,7 @@ def test_listeners_hear_and_logs_keep_cards_private(
 ) -> None:
     heard: list[ScanVerdict] = []
     desk.subscribe(heard.append)
-    with caplog.at_level(logging.INFO, logger="companion.observations"):
+    with caplog.at_level(logging.INFO, logger="companion.table.observations"):
         desk.scanned(scan(1))
     assert [v.card for v in heard] == [1]
     assert "0000000001" not in caplog.text and "card 1" not in caplog.text

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from companion.virtual_table import VirtualTable
+from companion.games.memwars.play.virtual_table import VirtualTable
 
 
 class Seen:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from companion.clock import model
 from companion.clock.display import ClockDisplay
 from companion.clock.model import Clock, Events
-from companion.devices.buttons import ButtonPress
+from companion.clock.presses import ButtonPress
 
 log = logging.getLogger(__name__)
 

@@ -21,9 +21,9 @@ from companion.stopping import restore_sigterm, stop_on_sigterm
 from companion.streaming import DISPLAY_PORT, Streaming
 
 if TYPE_CHECKING:
-    from companion.live import AlertView
     from companion.publish.wire import Level
-    from companion.wiring import OnGame
+    from companion.table.views import AlertView
+    from companion.table.wiring import OnGame
 
 SIZE = re.compile(r"^(\d{3,4})x(\d{3,4})$")
 

@@ -6,7 +6,8 @@ simulated opponent if you like. Without one (a terminal, `--no-app`), it is a wh
 game between simulated players, on simulated twins of the hardware, streamed live: the card
 reader is an emulated module behind a pseudo-terminal, read by the real reader and checked
 by the session; a virtual camera films every change to the board and the real board reader
-reads it back, checked against the rules (companion/simulated_camera.py); the game goes out
+reads it back, checked against the rules (companion/games/memwars/play/simulated_camera.py);
+the game goes out
 over MQTT (to the configured broker, or to an embedded one started here) and the display
 page is served for anyone to watch. `make run` starts it.
 """

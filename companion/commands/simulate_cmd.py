@@ -12,19 +12,24 @@ from typing import Any
 
 from rich.console import Console
 
-from companion.card_reading import CardReading, EmulatedReader
 from companion.config import load_config
 from companion.decks import find_deck
 from companion.errors import UserError
 from companion.games.contract import BadSetup
 from companion.games.memwars import events as E
 from companion.games.memwars.narrate import narrate
+from companion.games.memwars.play.simulated_camera import (
+    HANDS,
+    CameraSettings,
+    Filmed,
+    SimulatedCamera,
+)
 from companion.games.memwars.players import SimulatedTable
 from companion.render import print_summary, safe
 from companion.session import Referee
-from companion.simulated_camera import HANDS, CameraSettings, Filmed, SimulatedCamera
 from companion.store import Store
-from companion.wiring import OnGame, parts_of
+from companion.table.card_reading import CardReading, EmulatedReader
+from companion.table.wiring import OnGame, parts_of
 
 DEFAULT_SEED = 16
 MODES = ("standard", "basic", "hybrid", "review", "study")

@@ -5,7 +5,8 @@ gpiozero is imported only when a device is made, so this package imports everywh
 Wiring and the default pin map: hardware/clock-wiring.md.
 """
 
-from companion.devices.buttons import ButtonPress, ClockButtons
+from companion.clock.presses import ButtonPress
+from companion.devices.buttons import ClockButtons
 from companion.devices.buzzer import Beep, ClockBuzzer, TerminalBell, beeps_due
 from companion.devices.debounce import Debouncer
 from companion.devices.keyboard import KeyboardButtons

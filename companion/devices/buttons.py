@@ -7,32 +7,17 @@ button, any press while paused) is the clock model's decision, as on a real ches
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from collections.abc import Sequence
+from typing import Any
 
+from companion.clock.presses import ButtonPress, ClockNs, OnPress, PressKind
 from companion.devices.closing import Closing
 from companion.devices.debounce import Debouncer
 
-PressKind = Literal["player", "pause"]
 DEFAULT_DEBOUNCE_NS = 30_000_000
 MAX_EDGE_AGE_NS = 1_000_000_000
 """An edge the pin factory dates further back than this (or in the future) is dated now
 instead: its clock is not the one we compare it with."""
-
-
-@dataclass(frozen=True, slots=True)
-class ButtonPress:
-    kind: PressKind
-    player: int | None
-    """Whose button: 0 for the first player pin, and so on; None for the pause button."""
-    t_ns: int
-    """When the button went down, on the same monotonic clock the clock model runs on."""
-
-
-OnPress = Callable[[ButtonPress], object]
-"""Called with each press; whatever it returns is ignored."""
-ClockNs = Callable[[], int]
 
 
 class ClockButtons(Closing):

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from companion.devices.buttons import ButtonPress, ClockNs, OnPress, PressKind
+from companion.clock.presses import ButtonPress, ClockNs, OnPress, PressKind
 from companion.devices.closing import Closing
 
 PLAYER_KEYS = "123456"

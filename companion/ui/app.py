@@ -23,14 +23,15 @@ from kivy.lang import Builder
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.errors import UserError
-from companion.live import AlertView, LiveView
+from companion.games.mem.play.game import MemPlay, MemView
+from companion.games.mem.screens.board import MemBoardView, MemSpaceView
+from companion.games.mem.screens.choices import MemChoices
+from companion.games.mem.screens.live_screen import MemLiveScreen
+from companion.games.memwars.play.live import LiveView
+from companion.games.memwars.screens.board import BoardView
+from companion.table.views import AlertView
 from companion.ui import screens
-from companion.ui.board import BoardView
 from companion.ui.controller import Controller, GameChoices
-from companion.ui.mem_board import MemBoardView, MemSpaceView
-from companion.ui.mem_choices import MemChoices
-from companion.ui.mem_play import MemPlay, MemView
-from companion.ui.mem_screen import MemLiveScreen
 from companion.ui.plot import ScorePlot
 
 log = logging.getLogger(__name__)

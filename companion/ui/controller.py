@@ -23,40 +23,47 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.camera_setup import BOARDS as CAMERA_BOARDS
-from companion.camera_setup import CameraSetup, mem_board_file
-from companion.camera_watch import CameraWatch
-from companion.card_reading import (
+from companion.clock.display import format_time
+from companion.clock.presses import ButtonPress
+from companion.config import Config
+from companion.decks import find_deck
+from companion.decks.model import Deck
+from companion.devices.keyboard import KeyboardButtons
+from companion.errors import UserError
+from companion.games.contract import TABLE, BadSetup
+from companion.games.mem.play.game import MemPlay
+from companion.games.mem.play.virtual_table import VirtualMemTable, camera_stones
+from companion.games.mem.screens.choices import (
+    MemChoices,
+    hints_allowed,
+    mem_setup_for,
+    mem_title,
+    new_seed,
+)
+from companion.games.mem.table import rules_board, table_board
+from companion.games.memwars.board_pieces import PieceColours
+from companion.games.memwars.play.live import LiveGame, LiveView
+from companion.games.memwars.play.virtual_table import VirtualTable
+from companion.games.memwars.players import SimulatedTable
+from companion.session import Referee
+from companion.store import GameRow, Store
+from companion.study.log import StudyLog
+from companion.study.session import StudySession
+from companion.table.camera_setup import BOARDS as CAMERA_BOARDS
+from companion.table.camera_setup import CameraSetup, mem_board_file
+from companion.table.camera_watch import CameraWatch
+from companion.table.card_reading import (
     CardReading,
     EmulatedReader,
     ReaderChoice,
     ReaderUnavailable,
     SerialReader,
 )
-from companion.clock.display import format_time
-from companion.clock.game import GameClock
-from companion.config import Config
-from companion.decks import find_deck
-from companion.decks.model import Deck
-from companion.devices.buttons import ButtonPress
-from companion.devices.keyboard import KeyboardButtons
-from companion.errors import UserError
-from companion.games.contract import TABLE, BadSetup
-from companion.games.mem.table import rules_board, table_board
-from companion.games.memwars.board_pieces import PieceColours
-from companion.games.memwars.players import SimulatedTable
-from companion.live import AlertView, LiveGame, LiveView
-from companion.mem_table import VirtualMemTable, camera_stones
-from companion.observations import ScanDesk
-from companion.session import Referee
-from companion.store import GameRow, Store
-from companion.study.log import StudyLog
-from companion.study.session import StudySession
+from companion.table.game_clock import GameClock
+from companion.table.observations import ScanDesk
+from companion.table.views import AlertView
+from companion.table.wiring import OnGame, parts_of
 from companion.ui.enrolling import Enrolling
-from companion.ui.mem_choices import MemChoices, hints_allowed, mem_setup_for, mem_title, new_seed
-from companion.ui.mem_play import MemPlay
-from companion.virtual_table import VirtualTable
-from companion.wiring import OnGame, parts_of
 
 log = logging.getLogger(__name__)
 
@@ -182,8 +189,8 @@ class Controller:
         """`on_game` is called with each game taken up, with its clock and its card scans
         (to stream it, say), and returns what to call when the game is put down. With
         `virtual_table`, each game is played on a simulated table filmed by the virtual
-        camera (companion/virtual_table.py): the camera is on, and `call_soon` carries what
-        it reads over to the thread that plays the game."""
+        camera (companion/games/memwars/play/virtual_table.py): the camera is on, and
+        `call_soon` carries what it reads over to the thread that plays the game."""
         self.config = config
         self.store = store
         self.camera = camera

@@ -18,13 +18,13 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.textinput import TextInput
 from kivy.uix.togglebutton import ToggleButton
 
-from companion.live import LiveView
-from companion.ui.board import colour_rgb
+from companion.games.mem.play.game import MemView
+from companion.games.mem.screens.board import side_rgb
+from companion.games.mem.screens.choices import MEM_GAMES, MemChoices, new_seed, parse_seed
+from companion.games.memwars.play.live import LiveView
+from companion.games.memwars.screens.board import colour_rgb
 from companion.ui.buttons import button_for
 from companion.ui.controller import COLOURS, MODES, PATHS, TIME_CONTROLS, GameChoices
-from companion.ui.mem_board import side_rgb
-from companion.ui.mem_choices import MEM_GAMES, MemChoices, new_seed, parse_seed
-from companion.ui.mem_play import MemView
 
 if TYPE_CHECKING:
     from companion.ui.app import CompanionApp
@@ -583,7 +583,7 @@ class StudyScreen(AppScreen):
 class CameraScreen(AppScreen):
     """The camera's picture with the markers and places drawn over it, the board to calibrate
     for (MemWars or MeM), the pieces to lay, and the calibration; the preview refreshes while
-    the screen is shown. What it says comes from companion/camera_setup.py."""
+    the screen is shown. What it says comes from companion/table/camera_setup.py."""
 
     status = StringProperty("")
     instructions = StringProperty("")
@@ -643,7 +643,7 @@ class CameraScreen(AppScreen):
         self.refresh()
 
     def calibrate(self) -> None:
-        from companion.camera_setup import outcome_text
+        from companion.table.camera_setup import outcome_text
 
         setup = self.companion.controller.camera_setup()
         outcome = setup.calibrate()

@@ -9,9 +9,9 @@ import pytest
 
 from companion.devices.cardreader.events import CardPresented
 from companion.games.contract import Expectation
-from companion.observations import CardScanned, ScanDesk, ScanOutcome, check_scan
 from companion.session import Referee
 from companion.store import Store
+from companion.table.observations import CardScanned, ScanDesk, ScanOutcome, check_scan
 
 
 def no_tag_map(tag: str) -> tuple[str, int] | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.camera_setup import CameraSetup
+from companion.table.camera_setup import CameraSetup
 from vision.calibration import Calibration
 from vision.geometry import load_board
 from vision.synth import Scene, SyntheticCamera

@@ -9,10 +9,10 @@ from pathlib import Path
 import cv2
 import pytest
 
-from companion.camera_setup import CameraSetup
-from companion.camera_watch import CameraWatch
 from companion.config import Config
 from companion.store import Store
+from companion.table.camera_setup import CameraSetup
+from companion.table.camera_watch import CameraWatch
 from companion.ui.controller import Controller, GameChoices
 from vision.geometry import load_board
 from vision.synth import Scene, SyntheticCamera

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.camera_setup import CameraSetup, outcome_text, stone_problems
 from companion.config import Config, StoreConfig
 from companion.store import Store
+from companion.table.camera_setup import CameraSetup, outcome_text, stone_problems
 from companion.ui.controller import Controller
 from tests.vision_mem.helpers import EASY, MEM_BOARD, mem_board
 from vision.calibration import Calibration

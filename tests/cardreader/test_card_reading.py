@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from companion.card_reading import CardReading, EmulatedReader, SerialReader
 from companion.commands.simulate_cmd import simulation_setup
 from companion.config import Config
 from companion.decks import find_deck
@@ -19,10 +18,11 @@ from companion.devices.cardreader.emulators import Rdm6300Emulator
 from companion.devices.cardreader.ptypair import PtyPair
 from companion.devices.cardreader.reader import CardReader
 from companion.games.memwars.players import SimulatedTable
-from companion.observations import ScanOutcome, ScanVerdict
 from companion.session import Referee
 from companion.store import Store
-from companion.wiring import parts_of
+from companion.table.card_reading import CardReading, EmulatedReader, SerialReader
+from companion.table.observations import ScanOutcome, ScanVerdict
+from companion.table.wiring import parts_of
 
 DECK = "mythologies-of-earth"
 

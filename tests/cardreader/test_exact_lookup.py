@@ -14,7 +14,7 @@ from companion.decks.tagmap import TagDirectory, save_tag_map
 from companion.devices.cardreader.events import TagSeen
 from companion.devices.cardreader.rdm6300 import Rdm6300, checksum, encode_frame
 from companion.games.contract import Expectation
-from companion.observations import CardScanned, ScanOutcome, check_scan
+from companion.table.observations import CardScanned, ScanOutcome, check_scan
 from tests.decks.helpers import write_deck
 from tests.enroll.helpers import untagged_data
 

@@ -89,8 +89,8 @@ def test_a_press_stamped_before_the_flag_wins_though_it_is_handled_after() -> No
 
 
 def test_a_runner_judges_a_late_press_by_its_stamp() -> None:
+    from companion.clock.presses import ButtonPress
     from companion.clock.runner import ClockRunner
-    from companion.devices.buttons import ButtonPress
 
     now = [0]
     runner = ClockRunner(new_clock([parse("10")] * 2), now_ns=lambda: now[0])

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from companion.clock.controls import s
-from companion.clock.game import GameClock
 from companion.clock.model import FlagFell, MoveLimitExpired, remaining
 from companion.games.memwars import actions as A
 from companion.record import read_record, replay
 from companion.session import Referee
 from companion.store import Store
+from companion.table.game_clock import GameClock
 
 
 class FakeTime:
@@ -129,7 +129,7 @@ def test_checkpoints_while_running_and_a_paused_resume_after_a_crash(
     later = FakeTime()
     later.now = 1000.0  # a new boot: the monotonic clock reads something else entirely
     resumed = Referee.resume(reopened, referee.game_id, clock=later)
-    with caplog.at_level("INFO", logger="companion.clock.game"):
+    with caplog.at_level("INFO", logger="companion.table.game_clock"):
         again = GameClock.attach(resumed)
     assert again is not None
     assert again.clock.paused
@@ -144,7 +144,7 @@ def test_checkpoints_while_running_and_a_paused_resume_after_a_crash(
 
 
 def test_presses_from_buttons_are_placed_on_the_game_timeline(tmp_path: Path) -> None:
-    from companion.devices.buttons import ButtonPress
+    from companion.clock.presses import ButtonPress
 
     store, _referee, game_clock, fake = start(tmp_path, ["300", "300"])
     fake.now = 4.0
@@ -157,7 +157,7 @@ def test_presses_from_buttons_are_placed_on_the_game_timeline(tmp_path: Path) ->
 
 
 def test_a_press_stamped_before_the_flag_wins_in_a_game(tmp_path: Path) -> None:
-    from companion.devices.buttons import ButtonPress
+    from companion.clock.presses import ButtonPress
 
     store, referee, game_clock, fake = start(tmp_path, ["60", "60"])
     fake.now = 60.02  # a tick 20 ms after Ada's flag instant

@@ -10,7 +10,8 @@ from gpiozero import Button
 from gpiozero.exc import GPIOPinInUse
 from gpiozero.pins.mock import MockFactory, MockPin
 
-from companion.devices.buttons import ButtonPress, ClockButtons
+from companion.clock.presses import ButtonPress
+from companion.devices.buttons import ClockButtons
 from tests.devices.conftest import FakeClock
 
 MS = 1_000_000

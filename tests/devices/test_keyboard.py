@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from companion.devices.buttons import ButtonPress
+from companion.clock.presses import ButtonPress
 from companion.devices.keyboard import PAUSE_KEYS, PLAYER_KEYS, KeyboardButtons
 from tests.devices.conftest import FakeClock
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from companion.decks import load_deck
 from companion.decks.tagmap import TagDirectory, save_tag_map
 from companion.games.contract import Expectation
-from companion.observations import CardScanned, ScanOutcome, check_scan
+from companion.table.observations import CardScanned, ScanOutcome, check_scan
 from tests.decks.helpers import write_deck
 
 from .helpers import em, untagged_data

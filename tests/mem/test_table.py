@@ -13,6 +13,7 @@ import pytest
 from companion.games.mem import actions as A
 from companion.games.mem.board import geometry
 from companion.games.mem.colours import NAME
+from companion.games.mem.play.virtual_table import camera_stones
 from companion.games.mem.state import Outcome, State
 from companion.games.mem.table import (
     TABLE_RULE,
@@ -25,7 +26,6 @@ from companion.games.mem.table import (
     table_board,
     take_refusal,
 )
-from companion.mem_table import camera_stones
 
 from .helpers import ENGINE, agreed, play, random_action, setup, with_patterns
 

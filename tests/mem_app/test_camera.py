@@ -2,7 +2,8 @@
 hands lift stones off it, the real stone reader and the temporal filter commit what they
 see, and MemPlay picks the lifted stone up exactly as a tap would. An illegal lift raises an
 alert with the engine's rule and holds the game until the stone is put back; Override lets
-the game go on. Then the simulated MeM table the app plays on (companion/mem_table.py), run
+the game go on. Then the simulated MeM table the app plays on
+(companion/games/mem/play/virtual_table.py), run
 by the controller on its own camera thread."""
 
 from __future__ import annotations
@@ -16,14 +17,14 @@ from typing import Any
 import pytest
 
 from companion.config import Config
+from companion.games.mem.play.game import HELD, MemPlay
+from companion.games.mem.play.virtual_table import UnsureState, camera_stones, unsure_step
+from companion.games.mem.screens.choices import MemChoices
 from companion.games.mem.table import rules_board
-from companion.live import AlertView
-from companion.mem_table import UnsureState, camera_stones, unsure_step
 from companion.session import Referee
 from companion.store import Store
+from companion.table.views import AlertView
 from companion.ui.controller import Controller
-from companion.ui.mem_choices import MemChoices
-from companion.ui.mem_play import HELD, MemPlay
 from tests.vision_mem.helpers import EASY, dealt, mem_board, mem_calibration
 from vision.reader import BoardReader
 from vision.synth import Hand, SyntheticCamera

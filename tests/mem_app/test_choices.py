@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.games.mem.engine import MemEngine
-from companion.ui.mem_choices import (
+from companion.games.mem.screens.choices import (
     MemChoices,
     hints_allowed,
     mem_setup_for,

@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.games.mem.board import geometry
-from companion.ui.mem_layout import BoardLayout, SpaceLayout
+from companion.games.mem.screens.layout import BoardLayout, SpaceLayout
 
 BOARD = BoardLayout(10, 20, 300, 300, geometry())
 

@@ -13,13 +13,13 @@ import pytest
 from companion.config import Config
 from companion.games.contract import IllegalAction
 from companion.games.mem import actions as A
+from companion.games.mem.play.game import MemPlay, MemView
+from companion.games.mem.screens.choices import MemChoices
 from companion.games.mem.solver import legal_options
 from companion.session import Referee
 from companion.store import Store
+from companion.table.wiring import GameParts
 from companion.ui.controller import Controller
-from companion.ui.mem_choices import MemChoices
-from companion.ui.mem_play import MemPlay, MemView
-from companion.wiring import GameParts
 
 
 @pytest.fixture()

@@ -7,8 +7,7 @@ from dataclasses import replace
 
 from companion.games.mem import actions as A
 from companion.games.mem.engine import expected
-from companion.games.mem.rules import HouseRules
-from companion.ui.mem_touch import (
+from companion.games.mem.play.touch import (
     Guidance,
     actor_frame,
     button_pressed,
@@ -21,6 +20,7 @@ from companion.ui.mem_touch import (
     offered_buttons,
     square_tapped,
 )
+from companion.games.mem.rules import HouseRules
 from tests.mem.helpers import ENGINE, agreed, play, setup, with_patterns
 
 EMPTYISH = "AA../....../....../....../....../AA.."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.devices.buttons import ButtonPress
+from companion.clock.presses import ButtonPress
 from companion.devices.cardreader import picowire as wire
 from companion.devices.cardreader.events import ButtonSeen, NoTag, TagSeen
 from companion.devices.cardreader.pico import DeviceClock

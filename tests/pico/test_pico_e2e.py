@@ -16,8 +16,8 @@ import serial
 
 from companion.clock import model
 from companion.clock.notation import parse
+from companion.clock.presses import ButtonPress
 from companion.clock.runner import ClockRunner
-from companion.devices.buttons import ButtonPress
 from companion.devices.cardreader import picowire as wire
 from companion.devices.cardreader.events import (
     BadFrame,

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from companion.devices.buttons import ButtonPress
+from companion.clock.presses import ButtonPress
 from companion.devices.cardreader import picowire as wire
 from companion.devices.cardreader.events import BadFrame, ButtonSeen, Observation, TagSeen
 from companion.devices.cardreader.pico import DeviceClock, PicoProtocol

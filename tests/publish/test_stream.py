@@ -13,14 +13,12 @@ from typing import Any
 
 import pytest
 
-from companion.clock.game import GameClock
 from companion.commands.simulate_cmd import simulation_setup
 from companion.decks.model import Deck
 from companion.devices.cardreader.events import CardPresented
 from companion.games.contract import IllegalAction
 from companion.games.memwars import actions as A
 from companion.games.memwars.players import SimulatedTable
-from companion.observations import ScanDesk
 from companion.publish import wire
 from companion.publish.homeassistant import node_id
 from companion.publish.mosquitto import Mosquitto, find_mosquitto
@@ -28,6 +26,8 @@ from companion.publish.publisher import Publisher
 from companion.publish.stream import REFUSED_SECRET, GameStream
 from companion.session import Referee
 from companion.store import Store
+from companion.table.game_clock import GameClock
+from companion.table.observations import ScanDesk
 from tests.publish.conftest import Collector, slow, start_game
 from tests.publish.gate import Gate
 

@@ -11,7 +11,7 @@ from kivy.base import EventLoop, runTouchApp
 from kivy.core.window import Window
 from kivy.tests.common import UnitTestTouch
 
-from companion.live import LiveView
+from companion.games.memwars.play.live import LiveView
 from companion.ui.app import CompanionApp
 from companion.ui.controller import Controller
 

@@ -8,10 +8,10 @@ from typing import Any
 from companion.games.contract import IllegalAction
 from companion.games.mem import actions as A
 from companion.games.mem.engine import MemEngine
+from companion.games.mem.play.game import MemPlay
+from companion.games.mem.play.touch import actor_frame
 from companion.games.mem.solver import legal_options
 from companion.session import Referee
-from companion.ui.mem_play import MemPlay
-from companion.ui.mem_touch import actor_frame
 
 from .screen import Screen
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from companion.ui.mem_play import MemPlay
+from companion.games.mem.play.game import MemPlay
 
 from .screen import Screen
 from .test_mem import start_mem

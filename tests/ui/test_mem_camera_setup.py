@@ -4,7 +4,7 @@ laid, calibrated and saved where a MeM game with a camera reads it."""
 
 from __future__ import annotations
 
-from companion.camera_setup import CameraSetup
+from companion.table.camera_setup import CameraSetup
 from vision.calibration import Calibration
 from vision.stone_calibration import StoneCalibration
 

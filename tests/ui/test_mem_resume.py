@@ -21,7 +21,7 @@ PLAYER = textwrap.dedent(
     from companion.games.mem.text import format_board
     from companion.store import Store
     from companion.ui.controller import Controller
-    from companion.ui.mem_choices import MemChoices
+    from companion.games.mem.screens.choices import MemChoices
 
     store = Store.open(sys.argv[1])
     app = Controller(Config(), store)

@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.camera_setup import CameraSetup
 from companion.cli import main
+from companion.table.camera_setup import CameraSetup
 from tests.vision.helpers import BLUE, EASY, RED, YELLOW
 from vision import sources
 from vision.calibrate import calibrate

@@ -31,7 +31,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-from companion.devices.buttons import ButtonPress, OnPress
+from companion.clock.presses import ButtonPress, OnPress
 from companion.devices.cardreader.events import ButtonSeen, Observation
 from companion.devices.cardreader.pico import DeviceClock
 from companion.devices.debounce import Debouncer

@@ -26,12 +26,12 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from companion.camera_check import contents_text, on_the_way, zone_name, zone_order
 from companion.games.contract import Action, IllegalAction
 from companion.games.memwars import actions as A
 from companion.games.memwars import engine
 from companion.games.memwars.board_pieces import PieceColours, crystals_on_board
 from companion.games.memwars.state import State
+from companion.games.zone_check import contents_text, on_the_way, zone_name, zone_order
 
 Board = Mapping[str, Sequence[str]]
 

@@ -25,14 +25,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from companion.camera_check import (
-    Mismatch,
-    check,
-    hand_moves,
-    on_the_way,
-    seen_text,
-    zone_order,
-)
 from companion.games.memwars.board_pieces import (
     PieceColours,
     counters_on_board,
@@ -40,6 +32,14 @@ from companion.games.memwars.board_pieces import (
     piece_colours,
 )
 from companion.games.memwars.state import State
+from companion.games.zone_check import (
+    Mismatch,
+    check,
+    hand_moves,
+    on_the_way,
+    seen_text,
+    zone_order,
+)
 
 if TYPE_CHECKING:
     from vision.reader import BoardReader

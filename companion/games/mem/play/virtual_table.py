@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from companion.simulated_camera import reach_over
+from companion.games.memwars.play.simulated_camera import reach_over
 
 if TYPE_CHECKING:
     from vision.reader import BoardReader

@@ -24,9 +24,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from companion.camera_check import hand_moves
 from companion.games.memwars.board_pieces import PieceColours
-from companion.simulated_camera import CameraSettings, SimulatedCamera, reach_over
+from companion.games.memwars.play.simulated_camera import (
+    CameraSettings,
+    SimulatedCamera,
+    reach_over,
+)
+from companion.games.zone_check import hand_moves
 
 if TYPE_CHECKING:
     from vision.synth import FilmedFrame

@@ -1,6 +1,6 @@
 """The MeM board and a player's playing space on the touchscreen (Kivy widgets). They draw
-a MemView (companion/ui/mem_play.py) and say which square or cell a finger touched; what
-the touch means is decided elsewhere (companion/ui/mem_touch.py, then the engine).
+a MemView (companion/games/mem/play/game.py) and say which square or cell a finger touched; what
+the touch means is decided elsewhere (companion/games/mem/play/touch.py, then the engine).
 
     board = MemBoardView(on_square=play.tap_square)
     space = MemSpaceView(side=0, on_cell=play.tap_cell)
@@ -19,8 +19,8 @@ from kivy.uix.widget import Widget
 
 from companion.games.mem.board import SQUARES, geometry
 from companion.games.mem.colours import NAME
-from companion.ui.mem_layout import BoardLayout, Rect, SpaceLayout
-from companion.ui.mem_play import MemView
+from companion.games.mem.play.game import MemView
+from companion.games.mem.screens.layout import BoardLayout, Rect, SpaceLayout
 
 STONE_RGB: dict[str, tuple[float, float, float]] = {
     "white": (0.97, 0.97, 0.95),

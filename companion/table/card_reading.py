@@ -3,7 +3,7 @@ and `simulate`: a reader on a serial port (`[reader] port`), or its emulated twi
 pseudo-terminal on a simulated table.
 
     reading = CardReading.open(SerialReader(port, "pn532"), referee, deliver=call_soon)
-    parts = parts_of(referee, reading)          # companion/wiring.py
+    parts = parts_of(referee, reading)          # companion/table/wiring.py
     ...
     reading.close()
 
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from companion.devices.cardreader.events import CardEvent, CardPresented
 from companion.devices.closing import Closing
 from companion.errors import UserError
-from companion.observations import ScanDesk, TagLookup
+from companion.table.observations import ScanDesk, TagLookup
 
 if TYPE_CHECKING:
     from companion.devices.cardreader.reader import CardReader

@@ -22,7 +22,6 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from companion.camera_check import zone_name
 from companion.decks.model import Deck
 from companion.games.contract import TABLE, Action, IllegalAction
 from companion.games.memwars import events as E
@@ -32,42 +31,15 @@ from companion.games.memwars.narrate import narrate
 from companion.games.memwars.scoring import score
 from companion.games.memwars.state import State
 from companion.games.memwars.table import TableAlert, TableCheck, changed_zones, check_table
-from companion.observations import ScanVerdict
+from companion.games.zone_check import zone_name
 from companion.session import Notification, Referee
 from companion.store import replayed
+from companion.table.observations import ScanVerdict
+from companion.table.views import AlertView, Button, TakebackView
 
 log = logging.getLogger(__name__)
 
 Board = Mapping[str, Sequence[str]]
-
-
-@dataclass(frozen=True, slots=True)
-class Button:
-    key: str
-    label: str
-    needs_place: bool
-    danger: bool
-
-
-@dataclass(frozen=True, slots=True)
-class AlertView:
-    zone: str
-    text: str
-    rule: str
-    put_right: bool
-    seen: tuple[str, ...] = ()
-    """What the camera sees on the zone (the board shows the rules' contents elsewhere)."""
-
-
-@dataclass(frozen=True, slots=True)
-class TakebackView:
-    """A takeback being asked: it happens once every side has agreed."""
-
-    move: str
-    """The move it would take back, e.g. 'claim on place 13'."""
-    agreed: tuple[int, ...]
-    waiting: tuple[int, ...]
-    """The sides yet to agree."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from kivy.graphics import Color, Ellipse, Line, Rectangle
 from kivy.properties import NumericProperty
 from kivy.uix.widget import Widget
 
-from companion.live import LiveView
+from companion.games.memwars.play.live import LiveView
 from vision.geometry import load_board
 
 RGB = {

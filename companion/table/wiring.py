@@ -2,7 +2,7 @@
 across every callback by name.
 
 `app`, `run` and `simulate` each start or resume a game's referee and open its card reader
-(companion/card_reading.py); `parts_of` adds the game's clock, and whatever serves the game
+(companion/table/card_reading.py); `parts_of` adds the game's clock, and whatever serves the game
 (the stream, say) is given the lot as one `GameParts`, so that no caller can hand a clock
 where scans are expected.
 
@@ -18,12 +18,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from companion.clock.game import GameClock
+from companion.table.game_clock import GameClock
 
 if TYPE_CHECKING:
-    from companion.card_reading import CardReading
-    from companion.observations import ScanDesk
     from companion.session import Referee
+    from companion.table.card_reading import CardReading
+    from companion.table.observations import ScanDesk
 
 
 @dataclass(frozen=True, kw_only=True)

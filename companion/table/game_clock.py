@@ -26,8 +26,8 @@ from companion.clock import model
 from companion.clock.display import ClockDisplay
 from companion.clock.inputs import apply_input, clock_from_spec, replay_inputs
 from companion.clock.model import SETTLE_NS, Clock, Events, FlagFell, MoveLimitExpired
+from companion.clock.presses import ButtonPress
 from companion.clock.runner import Listener, tell
-from companion.devices.buttons import ButtonPress
 from companion.session import Notification, Referee
 
 log = logging.getLogger(__name__)

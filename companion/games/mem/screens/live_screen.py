@@ -1,6 +1,6 @@
 """The MeM live screen: the board, each player's playing space, whose turn, the buttons
 the rules offer now, the last refusal and the last events, and with a camera its alerts
-and Override. It draws what MemPlay says (companion/ui/mem_play.py) and hands it every
+and Override. It draws what MemPlay says (companion/games/mem/play/game.py) and hands it every
 touch; layout is in kv/mem_live.kv. On the simulated table, "Hands on the table" turns taps
 on the board into a hand taking the stone off (or putting it back) for the camera to see.
 """
@@ -13,9 +13,9 @@ from typing import Any
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.button import Button
 
+from companion.games.mem.play.game import MemPlay, MemView
+from companion.games.mem.screens.board import side_rgb
 from companion.ui.buttons import button_for
-from companion.ui.mem_board import side_rgb
-from companion.ui.mem_play import MemPlay, MemView
 from companion.ui.screens import AppScreen
 
 BLUE = (0.2, 0.42, 0.72, 1)

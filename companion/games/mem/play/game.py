@@ -35,19 +35,7 @@ from typing import Any
 
 from companion.games.contract import Action, IllegalAction
 from companion.games.mem.patterns import Cell
-from companion.games.mem.solver import best_action
-from companion.games.mem.state import State
-from companion.games.mem.table import (
-    StoneAlert,
-    TableCheck,
-    changed_squares,
-    check_table,
-    rules_board,
-)
-from companion.live import AlertView
-from companion.session import Notification, Referee
-from companion.store import replayed
-from companion.ui.mem_touch import (
+from companion.games.mem.play.touch import (
     ButtonSpec,
     CellXY,
     Guidance,
@@ -63,6 +51,18 @@ from companion.ui.mem_touch import (
     offered_buttons,
     square_tapped,
 )
+from companion.games.mem.solver import best_action
+from companion.games.mem.state import State
+from companion.games.mem.table import (
+    StoneAlert,
+    TableCheck,
+    changed_squares,
+    check_table,
+    rules_board,
+)
+from companion.session import Notification, Referee
+from companion.store import replayed
+from companion.table.views import AlertView
 
 log = logging.getLogger(__name__)
 

@@ -1,0 +1,36 @@
+"""What every game's touchscreen shows of the table the same way: the buttons of the
+decisions awaited, the alerts raised when the table does not match the rules, a takeback
+being asked. Plain data; the screens only draw it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    key: str
+    label: str
+    needs_place: bool
+    danger: bool
+
+
+@dataclass(frozen=True, slots=True)
+class AlertView:
+    zone: str
+    text: str
+    rule: str
+    put_right: bool
+    seen: tuple[str, ...] = ()
+    """What the camera sees on the zone (the board shows the rules' contents elsewhere)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackView:
+    """A takeback being asked: it happens once every side has agreed."""
+
+    move: str
+    """The move it would take back, e.g. 'claim on place 13'."""
+    agreed: tuple[int, ...]
+    waiting: tuple[int, ...]
+    """The sides yet to agree."""
