@@ -17,7 +17,9 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from companion.games.contract import JSON, Action, Event, GameEngine
+from companion.games.drawing import Drawing
 from companion.games.house_rules import HouseRule
+from companion.games.touch import TouchRules
 
 Narrator = Callable[[Event], str]
 """A sentence per event for a ticker or a log; empty for events not worth one."""
@@ -77,4 +79,16 @@ class GamePlugin(Protocol):
     def random_action(self, state: Any, rng: random.Random) -> Action:
         """A legal action chosen at random among those the rules wait for: a simulated player
         for tests and demos. Only asked while the game is not over."""
+        ...
+
+    @property
+    def touch(self) -> TouchRules | None:
+        """How the game is played by touch on its drawn board (companion/games/touch.py);
+        None for a game that brings a screen of its own."""
+        ...
+
+    def drawing(self, view: JSON) -> Drawing | None:
+        """The board of a spectator view as shapes, for the display page and the wall: drawn
+        from the public view, so it shows nothing hidden. None where the pages have a
+        drawing of their own for the game."""
         ...

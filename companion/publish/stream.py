@@ -29,17 +29,17 @@ from typing import Any, Final
 
 from companion.clock import model
 from companion.clock.display import ClockDisplay
-from companion.clock.game import GameClock
 from companion.clock.model import Events
 from companion.devices.closing import Closing
 from companion.games import find_plugin, plugin_names
 from companion.games.contract import Action, GameEngine, IllegalAction
 from companion.games.plugin import GamePlugin, Narrator
-from companion.observations import ScanDesk, ScanOutcome, ScanVerdict
 from companion.publish import wire
 from companion.publish.homeassistant import discovery_messages
 from companion.publish.publisher import Publisher
 from companion.session import Notification, Referee
+from companion.table.game_clock import GameClock
+from companion.table.observations import ScanDesk, ScanOutcome, ScanVerdict
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +76,13 @@ def is_secret(engine: GameEngine[Any], action: Action) -> bool:
     which of its actions are safe, so all of them are taken as secret."""
     plugin = _plugin(engine)
     return plugin is None or action.kind in plugin.secret_actions
+
+
+def board_drawing(engine: GameEngine[Any], view: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The board of a spectator view as shapes, when the game's plugin draws it."""
+    plugin = _plugin(engine)
+    drawing = None if plugin is None else plugin.drawing(dict(view))
+    return None if drawing is None else drawing.to_dict()
 
 
 def spectator_view(engine: GameEngine[Any], state: Any) -> dict[str, Any]:
@@ -121,6 +128,7 @@ class GameStream(Closing):
         self._seq = referee.seq
         self._t = referee.last_t
         self._view = spectator_view(self._engine, referee.state)
+        self._drawing = board_drawing(self._engine, self._view)
         self._names = names_in(self._view)
         self._last_event: dict[str, Any] | None = None
         self._state_dirty = False
@@ -181,6 +189,7 @@ class GameStream(Closing):
             seq=self._seq,
             names=self._names,
             view=self._view,
+            drawing=self._drawing,
             clock=self.clock_reading(),
             last=self._last_event,
         )
@@ -197,6 +206,7 @@ class GameStream(Closing):
     def _on_action(self, notification: Notification) -> None:
         engine = self._engine
         view = spectator_view(engine, notification.state)
+        drawing = board_drawing(engine, view)
         with self._lock:
             if self._closed:
                 return
@@ -213,6 +223,7 @@ class GameStream(Closing):
                 self.publisher.publish(self.topics.message("event", payload))
                 self._last_event = wire.last_event(data, text)
             self._seq, self._t, self._view = notification.seq, notification.t, view
+            self._drawing = drawing
             self._names = names_in(view) or self._names
             self._publish_state(notification.t)
 

@@ -230,8 +230,11 @@ def state_payload(
     view: Mapping[str, Any],
     clock: Mapping[str, Any] | None,
     last: Mapping[str, Any] | None,
+    drawing: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The retained state. `view` must be the engine's *spectator* view."""
+    """The retained state. `view` must be the engine's *spectator* view, and `drawing` the
+    board drawn from it (companion/games/drawing.py), for games the pages have no drawing of
+    their own for."""
     if view.get("viewer", "spectator") != "spectator":
         raise WireError(f"the stream shows the spectator view, not {view.get('viewer')!r}'s")
     return {
@@ -244,6 +247,7 @@ def state_payload(
         "view": view,
         "clock": None if clock is None else dict(clock),
         "last_event": None if last is None else dict(last),
+        "drawing": None if drawing is None else dict(drawing),
     }
 
 

@@ -8,6 +8,7 @@ from functools import cached_property
 from typing import Any
 
 from companion.games.contract import JSON, Action, GameEngine
+from companion.games.drawing import Drawing
 from companion.games.house_rules import HouseRule
 from companion.games.plugin import Narrator
 
@@ -52,6 +53,12 @@ class MemPlugin:
         from companion.games.mem.players import random_action
 
         return random_action(state, rng)
+
+    # Played on a screen of its own, and drawn by the pages' own board drawing.
+    touch = None
+
+    def drawing(self, view: JSON) -> Drawing | None:
+        return None
 
 
 PLUGIN = MemPlugin()

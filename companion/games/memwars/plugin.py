@@ -8,6 +8,7 @@ from functools import cached_property
 from typing import Any
 
 from companion.games.contract import JSON, Action, Event, GameEngine
+from companion.games.drawing import Drawing
 from companion.games.house_rules import HouseRule
 from companion.games.plugin import Narrator
 
@@ -74,6 +75,12 @@ class MemWarsPlugin:
         if expectation is None:
             raise ValueError("the game is over: nobody has an action to take")
         return random_legal_action(state, expectation, rng)
+
+    # Played on a screen of its own, and drawn by the pages' own board drawing.
+    touch = None
+
+    def drawing(self, view: JSON) -> Drawing | None:
+        return None
 
 
 PLUGIN = MemWarsPlugin()

@@ -149,7 +149,7 @@ function onEvent(message) {
   const squares = eventSquares(message.event);
   if (squares.length) model.lastSquares = squares;
   renderFooter();
-  if (model.state) board.update(model.state.game, model.state.view, marks());
+  if (model.state) board.update(model.state.game, model.state.view, marks(), model.state.drawing);
 }
 
 function marks() {
@@ -175,9 +175,9 @@ function render() {
     return;
   }
   const view = state.view || null;
-  document.body.classList.toggle("no-board", !canDraw(state.game, view));
+  document.body.classList.toggle("no-board", !canDraw(state.game, view, state.drawing));
   document.body.dataset.game = state.game || "";
-  board.update(state.game, view, marks());
+  board.update(state.game, view, marks(), state.drawing);
   setText(ui.title, state.title || `Game ${state.game_id ?? ""}`);
   setText(ui.meta, gameMeta(state).join(" · "));
   renderSides(sidesOf(state));

@@ -178,13 +178,18 @@ function renderCard(entry) {
   const view = state.view || {};
   const sides = sidesOf(state);
   setText(card.title, state.title || "");
-  card.root.classList.toggle("no-board", !canDraw(state.game, view));
+  card.root.classList.toggle("no-board", !canDraw(state.game, view, state.drawing));
   card.root.dataset.game = state.game || "";
   const last = state.last_event;
-  card.view.update(state.game, view, {
-    lastPlace: last ? eventPlace(last.event) : 0,
-    lastSquares: last ? eventSquares(last.event) : [],
-  });
+  card.view.update(
+    state.game,
+    view,
+    {
+      lastPlace: last ? eventPlace(last.event) : 0,
+      lastSquares: last ? eventSquares(last.event) : [],
+    },
+    state.drawing,
+  );
   const key = JSON.stringify(sides.map((s) => [s.name, s.colour]));
   if (key !== card.rowsKey) {
     card.rowsKey = key;

@@ -1,0 +1,108 @@
+"""A board as plain shapes, so that one drawing serves every surface: the display page and
+the wall draw it in the browser, the touchscreen draws it and finds what a tap hit, and
+`companion print board` prints it. A game that gives its board this way needs no drawing
+code of its own anywhere.
+
+    Drawing(width=100, height=87, lines=(Line(((0, 87), (50, 0)), "#555555"),),
+            spots=(Spot("7", (50, 30), 3.0, fill="#d03030", label="2"),))
+
+Coordinates are in the board's own units, x to the right and y down; colours are CSS hex
+strings. A spot with a `key` is a place a tap can name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A polyline: a printed line of the board."""
+
+    points: tuple[Point, ...]
+    colour: str = "#555555"
+    width: float = 0.6
+
+
+@dataclass(frozen=True, slots=True)
+class Spot:
+    """A round mark: a point of the board, and what stands on it."""
+
+    key: str
+    """What a tap on it names ('' for a mark nobody taps)."""
+    at: Point
+    radius: float
+    fill: str = ""
+    """'' for none: the board's own point, drawn as a ring."""
+    outline: str = "#555555"
+    label: str = ""
+    """A short text in the middle (a stack's height)."""
+    rings: int = 0
+    """Extra rings around it: a stack of pieces under its top one."""
+    marked: bool = False
+    """Highlighted: a place the awaited move may name, or the one chosen."""
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    at: Point
+    text: str
+    size: float = 3.0
+    colour: str = "#333333"
+
+
+@dataclass(frozen=True, slots=True)
+class Drawing:
+    width: float
+    height: float
+    lines: tuple[Line, ...] = ()
+    spots: tuple[Spot, ...] = ()
+    texts: tuple[Text, ...] = ()
+
+    def spot_at(self, point: Point, slack: float = 1.6) -> Spot | None:
+        """The tappable spot under `point` (board units), nearest first; a tap a little
+        outside a small spot still names it (`slack` times its radius)."""
+        best: tuple[float, Spot] | None = None
+        for spot in self.spots:
+            if not spot.key:
+                continue
+            dx, dy = point[0] - spot.at[0], point[1] - spot.at[1]
+            distance = (dx * dx + dy * dy) ** 0.5
+            if distance <= spot.radius * slack and (best is None or distance < best[0]):
+                best = (distance, spot)
+        return None if best is None else best[1]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON for the pages: short keys, numbers rounded to what a screen can show."""
+
+        def xy(point: Point) -> list[float]:
+            return [round(point[0], 2), round(point[1], 2)]
+
+        return {
+            "width": round(self.width, 2),
+            "height": round(self.height, 2),
+            "lines": [
+                {"points": [xy(p) for p in line.points], "colour": line.colour, "width": line.width}
+                for line in self.lines
+            ],
+            "spots": [
+                {
+                    "key": spot.key,
+                    "at": xy(spot.at),
+                    "radius": round(spot.radius, 2),
+                    "fill": spot.fill,
+                    "outline": spot.outline,
+                    "label": spot.label,
+                    "rings": spot.rings,
+                    "marked": spot.marked,
+                }
+                for spot in self.spots
+            ],
+            "texts": [
+                {"at": xy(t.at), "text": t.text, "size": t.size, "colour": t.colour}
+                for t in self.texts
+            ],
+        }

@@ -1,0 +1,91 @@
+"""The live screen of a game played by touch on its drawn board (companion/table/
+touch_play.py): the board, whose turn, the buttons the taps so far offer, the last events
+and the last refusal. The same screen serves every such game; layout is in kv/touch_live.kv.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.button import Button
+
+from companion.table.touch_play import REFUSE, TouchPlay, TouchView
+from companion.ui.buttons import button_for
+from companion.ui.screens import AppScreen
+
+BLUE = (0.2, 0.42, 0.72, 1)
+RED = (0.72, 0.22, 0.2, 1)
+GREY = (0.33, 0.33, 0.36, 1)
+QUIET = frozenset({"Clear", "Hint", "Take back"})
+"""The screen's own buttons, drawn apart from the game's."""
+
+
+class TouchLiveScreen(AppScreen):
+    title = StringProperty("")
+    prompt = StringProperty("")
+    message = StringProperty("")
+    events = StringProperty("")
+    sides = StringProperty("")
+    thinking = BooleanProperty(False)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.play: TouchPlay | None = None
+        self.view: TouchView | None = None
+
+    def follow(self, play: TouchPlay) -> None:
+        """Plays `play` from now on: touches go to it."""
+        self.play = play
+        self.ids.board.on_spot = play.tap
+
+    def show(self, view: TouchView) -> None:
+        self.view = view
+        self.title = view.title
+        turn = f"{view.actor} to play. " if view.actor else ""
+        self.prompt = turn + view.prompt if view.prompt else turn
+        if view.takeback is not None:
+            self.prompt = "Take back the last move? The other player must agree."
+        self.message = view.message
+        self.events = "\n".join(view.events)
+        self.sides = "\n".join(view.side_lines)
+        self.thinking = view.thinking
+        self.ids.board.show(view.drawing)
+        grid = self.ids.buttons
+        grid.clear_widgets()
+        for label in view.buttons:
+            colour = RED if label == REFUSE else GREY if label in QUIET else BLUE
+            grid.add_widget(self._button(label, colour))
+
+    def _button(self, label: str, colour: tuple[float, ...]) -> Button:
+        widget = Button(
+            text=label,
+            font_size="16sp",
+            size_hint_y=None,
+            height="46dp",
+            halign="center",
+            valign="middle",
+            background_normal="",
+            background_color=colour,
+        )
+        widget.bind(size=lambda button, size: setattr(button, "text_size", size))
+        widget.decision = label
+        widget.bind(on_release=self._presser(label))
+        return widget
+
+    def _presser(self, label: str) -> Callable[[Any], None]:
+        return lambda _widget: self.press(label)
+
+    def press(self, label: str) -> None:
+        if self.play is not None:
+            self.play.press(label)
+
+    def button(self, label: str) -> Button | None:
+        """The button labelled `label` (tests find them by label)."""
+        return button_for(self.ids.buttons, label)
+
+    def leave(self) -> None:
+        # The game stays in the store, playing: Home offers to resume it.
+        self.companion.controller.close()
+        self.manager.current = "home"
