@@ -40,7 +40,7 @@ def test_the_spectator_view_depends_on_the_state_alone(
     engine = plugin.engine
     game = play(plugin, setup, seed)
     # A state built afresh from its dict is equal but shares nothing with the original.
-    for state in [*game.states[:: max(1, len(game.states) // 12)], game.final]:
+    for state in [*game.states[:: max(1, len(game.states) // 6)], game.final]:
         view = engine.view(state, "spectator")
         assert engine.view(state, "spectator") == view
         rebuilt = engine.state_from_dict(json.loads(json.dumps(engine.state_to_dict(state))))
