@@ -29,10 +29,13 @@ from companion.games.mem.screens.choices import MemChoices
 from companion.games.mem.screens.live_screen import MemLiveScreen
 from companion.games.memwars.play.live import LiveView
 from companion.games.memwars.screens.board import BoardView
+from companion.table.touch_play import TouchPlay, TouchView
 from companion.table.views import AlertView
 from companion.ui import screens
-from companion.ui.controller import Controller, GameChoices
+from companion.ui.controller import Controller, GameChoices, TouchChoices
+from companion.ui.drawing_view import DrawingView
 from companion.ui.plot import ScorePlot
+from companion.ui.touch_screen import TouchLiveScreen
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +46,7 @@ KV_FILES = (
     "new_game.kv",
     "live.kv",
     "mem_live.kv",
+    "touch_live.kv",
     "end.kv",
     "study.kv",
     "camera.kv",
@@ -57,6 +61,7 @@ Factory.register("BoardView", cls=BoardView)
 Factory.register("ScorePlot", cls=ScorePlot)
 Factory.register("MemBoardView", cls=MemBoardView)
 Factory.register("MemSpaceView", cls=MemSpaceView)
+Factory.register("DrawingView", cls=DrawingView)
 
 
 class CompanionApp(App):
@@ -134,6 +139,7 @@ class CompanionApp(App):
             screens.NewGameScreen(name="new_game"),
             screens.LiveScreen(name="live"),
             MemLiveScreen(name="mem_live"),
+            TouchLiveScreen(name="touch_live"),
             screens.EndScreen(name="end"),
             screens.StudyScreen(name="study"),
             screens.CameraScreen(name="camera"),
@@ -170,15 +176,19 @@ class CompanionApp(App):
         assert self.manager is not None
         return self.manager.get_screen(name)
 
-    def start_game(self, choices: GameChoices | MemChoices) -> None:
-        if isinstance(choices, MemChoices):
+    def start_game(self, choices: GameChoices | MemChoices | TouchChoices) -> None:
+        if isinstance(choices, TouchChoices):
+            self._follow_touch(self.controller.start_touch(choices))
+        elif isinstance(choices, MemChoices):
             self._follow_mem(self.controller.start_mem(choices))
         else:
             self._follow(self.controller.start(choices))
 
     def resume_game(self, game_id: int) -> None:
         game = self.controller.resume(game_id)
-        if isinstance(game, MemPlay):
+        if isinstance(game, TouchPlay):
+            self._follow_touch(game)
+        elif isinstance(game, MemPlay):
             self._follow_mem(game)
         else:
             self._follow(game)
@@ -217,6 +227,23 @@ class CompanionApp(App):
         self.manager.current = "mem_live"
         self._show_mem(play.view())
 
+    def _follow_touch(self, play: TouchPlay) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        self._unsubscribe = play.subscribe(self._show_touch)
+        assert self.manager is not None
+        self.screen("touch_live").follow(play)
+        self.manager.current = "touch_live"
+        self._show_touch(play.view())
+
+    def _show_touch(self, view: TouchView) -> None:
+        assert self.manager is not None
+        if view.over:
+            self.screen("end").show_touch(view)
+            self.manager.current = "end"
+            return
+        self.screen("touch_live").show(view)
+
     def _show_mem(self, view: MemView) -> None:
         assert self.manager is not None
         play = self.controller.mem
@@ -240,7 +267,16 @@ class CompanionApp(App):
         if self.stopping.is_set():
             self.stop()
             return
-        if self.controller.game is None or self.manager is None:
+        if self.manager is None:
+            return
+        touch = self.controller.touch
+        if touch is not None:
+            # The companion searches on a thread of its own; its move comes back by itself.
+            self._since_opponent += dt
+            if self._since_opponent >= self.opponent_pause and touch.step():
+                self._since_opponent = 0.0
+            return
+        if self.controller.game is None:
             return
         self._since_opponent += dt
         if self._since_opponent >= self.opponent_pause:

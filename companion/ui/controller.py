@@ -30,6 +30,7 @@ from companion.decks import find_deck
 from companion.decks.model import Deck
 from companion.devices.keyboard import KeyboardButtons
 from companion.errors import UserError
+from companion.games import find_plugin, plugin_names
 from companion.games.contract import TABLE, BadSetup
 from companion.games.mem.play.game import MemPlay
 from companion.games.mem.play.virtual_table import VirtualMemTable, camera_stones
@@ -61,6 +62,7 @@ from companion.table.card_reading import (
 )
 from companion.table.game_clock import GameClock
 from companion.table.observations import ScanDesk
+from companion.table.touch_play import TouchPlay
 from companion.table.views import AlertView
 from companion.table.wiring import OnGame, parts_of
 from companion.ui.enrolling import Enrolling
@@ -154,6 +156,29 @@ def setup_for(choices: GameChoices, deck: Deck, seed: int) -> dict[str, Any]:
     return setup
 
 
+@dataclass(frozen=True)
+class TouchChoices:
+    """A new game of a game played by touch on its drawn board (companion/games/touch.py)."""
+
+    game: str
+    names: tuple[str, ...] = ("Player 1", "Player 2")
+    players: int = 2
+    """How many players; those past the names given are 'Player 3', ..."""
+    companion: bool = False
+    """The last player is the companion."""
+    strength: int | None = None
+    """The companion's strength; None for the game's default."""
+    seed: int | None = None
+
+
+def touch_names(choices: TouchChoices) -> list[str]:
+    names = [*choices.names[: choices.players]]
+    names += [f"Player {i + 1}" for i in range(len(names), choices.players)]
+    if choices.companion and names[-1].startswith("Player "):
+        names[-1] = "Companion"
+    return names
+
+
 @dataclass
 class ClockFace:
     texts: tuple[str, ...] = ()
@@ -199,6 +224,8 @@ class Controller:
         self.game: _Game | None = None
         self.mem: MemPlay | None = None
         """The MeM game being played, if one is (`game` is the MemWars one)."""
+        self.touch: TouchPlay | None = None
+        """The game played by touch on its drawn board, if one is."""
         self.config_path: Path | None = None
         """Where Settings saves; None for the usual place (`companion config path`)."""
         self._put_down: Callable[[], None] | None = None
@@ -229,9 +256,8 @@ class Controller:
 
     def resumable(self) -> list[GameRow]:
         """Games still being played: interrupted, most recent first."""
-        rows = [
-            g for g in self.store.games() if g.status == "playing" and g.game in ("memwars", "mem")
-        ]
+        games = plugin_names()
+        rows = [g for g in self.store.games() if g.status == "playing" and g.game in games]
         return sorted(rows, key=lambda g: g.id, reverse=True)
 
     def delete_game(self, game_id: int) -> None:
@@ -239,6 +265,7 @@ class Controller:
         The game being played, if it is this one, is put down first."""
         held = [self.game.live.referee] if self.game is not None else []
         held += [self.mem.referee] if self.mem is not None else []
+        held += [self.touch.referee] if self.touch is not None else []
         if any(referee.game_id == game_id for referee in held):
             self.close()
         self.store.delete_game(game_id)
@@ -284,6 +311,46 @@ class Controller:
         with self._forgotten_if_not_taken_up(referee):
             return self._take_up_mem(referee)
 
+    def start_touch(self, choices: TouchChoices) -> TouchPlay:
+        """A new game of a game played by touch, dealt from the choices' seed or a random
+        one; with `companion`, the companion plays the last side."""
+        plugin = find_plugin(choices.game)
+        rules = plugin.touch
+        if rules is None:
+            raise ValueError(f"{plugin.title} is not played on a drawn board")
+        seed = choices.seed if choices.seed is not None else secrets.randbelow(1_000_000)
+        names = touch_names(choices)
+        setup = rules.setup_for(names, seed)
+        title = " vs ".join(names) + f", {plugin.title}"
+        if choices.companion:
+            title += AGAINST_THE_COMPANION
+        try:
+            referee = Referee.start(self.store, plugin.name, setup, {}, title=title)
+        except BadSetup as err:
+            raise ValueError(f"cannot set up this game: {err}") from None
+        with self._forgotten_if_not_taken_up(referee):
+            return self._take_up_touch(referee, strength=choices.strength)
+
+    def _take_up_touch(self, referee: Referee, strength: int | None = None) -> TouchPlay:
+        self.close()
+        plugin = find_plugin(referee.engine.name)
+        assert plugin.touch is not None
+        title = self.store.game(referee.game_id).title
+        sides = len(referee.engine.view(referee.state, "table").get("sides", []))
+        companion = sides - 1 if title.endswith(AGAINST_THE_COMPANION) else None
+        play = TouchPlay(
+            referee,
+            plugin.touch,
+            title=title,
+            companion_side=companion,
+            strength=strength,
+            call_soon=self.call_soon,
+        )
+        self.touch = play
+        if self.on_game is not None:
+            self._put_down = self.on_game(parts_of(referee))
+        return play
+
     @contextmanager
     def _forgotten_if_not_taken_up(self, referee: Referee) -> Iterator[None]:
         """A new game that cannot be taken up (a device that fails, say) is deleted again:
@@ -295,8 +362,10 @@ class Controller:
             self.store.delete_game(referee.game_id)
             raise
 
-    def resume(self, game_id: int) -> LiveGame | MemPlay:
+    def resume(self, game_id: int) -> LiveGame | MemPlay | TouchPlay:
         referee = Referee.resume(self.store, game_id)
+        if find_plugin(referee.engine.name).touch is not None:
+            return self._take_up_touch(referee)
         if referee.engine.name == "mem":
             return self._take_up_mem(referee)
         # A game played against the companion says so in its title.
@@ -628,6 +697,9 @@ class Controller:
         if self.mem is not None:
             self.mem.close()
             self.mem = None
+        if self.touch is not None:
+            self.touch.close()
+            self.touch = None
         if self._put_down is not None:
             self._put_down()
             self._put_down = None

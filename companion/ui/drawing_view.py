@@ -90,7 +90,7 @@ class DrawingView(Widget):
         drawing = self.drawing
         if drawing is None or self.width <= 1 or self.height <= 1:
             return
-        scale, _, _ = self._fit()
+        scale = self._fit()[0]
         with self.canvas:
             Color(*BACKGROUND_RGB)
             Rectangle(pos=self.pos, size=self.size)

@@ -18,13 +18,22 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.textinput import TextInput
 from kivy.uix.togglebutton import ToggleButton
 
+from companion.games import find_plugin, plugin_names
 from companion.games.mem.play.game import MemView
 from companion.games.mem.screens.board import side_rgb
 from companion.games.mem.screens.choices import MEM_GAMES, MemChoices, new_seed, parse_seed
 from companion.games.memwars.play.live import LiveView
 from companion.games.memwars.screens.board import colour_rgb
+from companion.table.touch_play import TouchView
 from companion.ui.buttons import button_for
-from companion.ui.controller import COLOURS, MODES, PATHS, TIME_CONTROLS, GameChoices
+from companion.ui.controller import (
+    COLOURS,
+    MODES,
+    PATHS,
+    TIME_CONTROLS,
+    GameChoices,
+    TouchChoices,
+)
 
 if TYPE_CHECKING:
     from companion.ui.app import CompanionApp
@@ -148,12 +157,28 @@ def deck_options(configured: str) -> tuple[tuple[str, str], ...]:
     return ((f"{Path(configured).stem} (set up)", ""), *others)
 
 
-GAME_ROW: tuple[str, str, tuple[tuple[str, Any], ...]] = (
-    "Board game",
-    "game",
-    (("MemWars", "memwars"), ("MeM", "mem")),
-)
-"""Which board game: the rows below it are that game's."""
+def game_row() -> tuple[str, str, tuple[tuple[str, Any], ...]]:
+    """Which board game, among every game's plugin: the rows below it are that game's."""
+    return ("Board game", "game", tuple((find_plugin(n).title, n) for n in plugin_names()))
+
+
+def touch_rows(game: str) -> tuple[tuple[str, str, tuple[tuple[str, Any], ...]], ...]:
+    """The rows of a game played on a drawn board: how many play, how strong the companion
+    is (it plays the last seat when Opponent says so)."""
+    rules = find_plugin(game).touch
+    assert rules is not None
+    fewest, most = rules.players
+    weakest, _default, strongest = rules.strengths
+    return (
+        ("Players", f"{game}:players", tuple((str(n), n) for n in range(fewest, most + 1))),
+        (
+            "Companion",
+            f"{game}:strength",
+            tuple((str(n), n) for n in range(weakest, strongest + 1)),
+        ),
+    )
+
+
 MEM_ROWS: tuple[tuple[str, str, tuple[tuple[str, Any], ...]], ...] = (
     ("MeM game", "mem_game", MEM_GAMES),
     ("Hints", "hints", (("Allowed", True), ("Off (rated)", False))),
@@ -174,6 +199,8 @@ class NewGameScreen(AppScreen):
         self._built = False
         self._memwars_rows: list[Any] = []
         self._mem_rows: list[Any] = []
+        self._touch_rows: dict[str, list[Any]] = {}
+        """Per game played on a drawn board: its rows."""
         self._top_rows: list[Any] = []
         self.seed_input: TextInput | None = None
 
@@ -193,7 +220,7 @@ class NewGameScreen(AppScreen):
         players, opponent = reversed(rows.children)
         rows.clear_widgets()
         decks = deck_options(self.companion.controller.config.game.deck)
-        self._top_rows = [self._choice_row(*GAME_ROW, "memwars"), players]
+        self._top_rows = [self._choice_row(*game_row(), "memwars"), players]
         self._memwars_rows = [opponent] + [
             self._choice_row(label, key, options, getattr(defaults, key))
             for label, key, options in (*CHOICE_ROWS, ("Deck", "deck", decks))
@@ -208,6 +235,20 @@ class NewGameScreen(AppScreen):
         self.picks["game"] = "memwars"
         self.picks["mem_game"] = mem_defaults.game
         self.picks["hints"] = mem_defaults.hints
+        self._opponent_row = opponent
+        for game in plugin_names():
+            rules = find_plugin(game).touch
+            if rules is None:
+                continue
+            defaults_here = {
+                f"{game}:players": rules.players[0],
+                f"{game}:strength": rules.strengths[1],
+            }
+            self._touch_rows[game] = [
+                self._choice_row(label, key, options, defaults_here[key])
+                for label, key, options in touch_rows(game)
+            ]
+            self.picks.update(defaults_here)
         self._arrange()
 
     def _choice_row(
@@ -248,7 +289,12 @@ class NewGameScreen(AppScreen):
         """Shows the rows of the game chosen, and only those."""
         rows = self.ids.rows
         rows.clear_widgets()
-        for row in (*self._top_rows, *(self._mem_rows if self.mem else self._memwars_rows)):
+        game = self.picks.get("game", "")
+        if game in self._touch_rows:
+            below = [self._opponent_row, *self._touch_rows[game]]
+        else:
+            below = self._mem_rows if self.mem else self._memwars_rows
+        for row in (*self._top_rows, *below):
             rows.add_widget(row)
         rows.parent.scroll_y = 1  # from the top, whichever list was scrolled before
 
@@ -272,18 +318,31 @@ class NewGameScreen(AppScreen):
     def pick(self, key: str, value: Any) -> None:
         self.picks[key] = value
         self.toggles[key][value].state = "down"
-        if key == "game" and self.mem != (value == "mem"):
+        if key == "game":
             self.mem = value == "mem"
             self._arrange()
         self.solitaire = (
             self.picks["mem_game"] == "solitaire"
             if self.mem
-            else self.picks["mode"] in ("review", "study")
+            else self.picks["game"] not in self._touch_rows
+            and self.picks["mode"] in ("review", "study")
         )
 
-    def choices(self) -> GameChoices | MemChoices:
+    def choices(self) -> GameChoices | MemChoices | TouchChoices:
         if self.mem:
             return self._mem_choices()
+        game = self.picks["game"]
+        if game in self._touch_rows:
+            return TouchChoices(
+                game=game,
+                names=(
+                    self.ids.name_1.text.strip() or "Player 1",
+                    self.ids.name_2.text.strip() or "Player 2",
+                ),
+                players=self.picks[f"{game}:players"],
+                companion=self.ids.opponent_companion.state == "down",
+                strength=self.picks[f"{game}:strength"],
+            )
         names = (self.ids.name_1.text.strip() or "Player 1", self.ids.name_2.text.strip())
         opponent = self.ids.opponent_companion.state == "down"
         if opponent and not names[1]:
@@ -748,6 +807,16 @@ class EndScreen(AppScreen):
             for value in values:
                 grid.add_widget(Label(text=str(value), font_size="15sp", bold=title == "Total"))
         self.ids.plot.draw_history(view.history, [colour_rgb(c) for c in view.side_colours])
+
+    def show_touch(self, view: TouchView) -> None:
+        """The end of a game played on a drawn board: its result, and each side's line."""
+        self.result = view.result or "The game is over."
+        grid = self.ids.breakdown
+        grid.clear_widgets()
+        grid.cols = 1
+        for line in view.side_lines:
+            grid.add_widget(Label(text=line, font_size="15sp", halign="left"))
+        self.ids.plot.draw_history((), [])
 
     def show_mem(self, view: MemView, summary: dict[str, Any]) -> None:
         """A MeM game's end: the engine's result line, each player's stones (pattern and
