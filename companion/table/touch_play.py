@@ -322,7 +322,7 @@ class TouchPlay:
             thinking=self._thinking is not None,
             takeback=self._takeback,
             over=over,
-            result=str(summary.get("result", "")) if over else "",
+            result=_result(summary) if over else "",
             seq=self.referee.seq,
         )
 
@@ -383,3 +383,9 @@ class TouchPlay:
                 listener(view)
             except Exception:
                 log.warning("touch screen listener %r failed", listener, exc_info=True)
+
+
+def _result(summary: dict[str, Any]) -> str:
+    """The summary's last line says how the game ended (every engine's summary ends so)."""
+    lines = summary.get("lines")
+    return str(lines[-1]) if isinstance(lines, list) and lines else "The game is over."
