@@ -336,11 +336,11 @@ def test_elimination_waits_for_a_first_figure() -> None:
 
 
 def test_elimination_when_no_return_is_possible() -> None:
-    rule = {"ml__elimination": "CANNOT_RETURN"}
-    state = position({3: (0, 1), 6: (1, 1), 20: (2, 1)}, players=3, **rule)
+    rule = "CANNOT_RETURN"
+    state = position({3: (0, 1), 6: (1, 1), 20: (2, 1)}, players=3, ml__elimination=rule)
     after, _ = play(state, A.Move(0, 3, 6))
     assert after.out == (False, False, False)  # the pool can still bring Bo back
-    dry = position({3: (0, 1), 6: (1, 1), 20: (2, 1)}, players=3, pool=1, **rule)
+    dry = position({3: (0, 1), 6: (1, 1), 20: (2, 1)}, players=3, pool=1, ml__elimination=rule)
     after, _ = play(dry, A.Move(0, 3, 6))
     assert after.out == (False, True, False)
 
