@@ -1,0 +1,71 @@
+"""memento ludis as the product sees it (companion/games/plugin.py)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import cached_property
+from typing import Any
+
+from companion.games.contract import JSON, Action, GameEngine
+from companion.games.house_rules import HouseRule
+from companion.games.plugin import Narrator
+
+
+class MementoPlugin:
+    name = "memento"
+    title = "memento ludis"
+    rules_doc = "memento-rules.md"
+    rule_prefix = "ML-"
+    # Nothing is hidden: every refusal may be told in full.
+    secret_actions: frozenset[str] = frozenset()
+    scored = False
+
+    @cached_property
+    def engine(self) -> GameEngine[Any]:
+        # Imported when first asked, so that naming the games does not load every engine.
+        from companion.games.memento.engine import MementoEngine
+
+        return MementoEngine()
+
+    @property
+    def house_rules(self) -> Sequence[HouseRule]:
+        from companion.games.memento.rules import HOUSE_RULES
+
+        return HOUSE_RULES
+
+    def narrator(self, state: Any) -> Narrator:
+        from companion.games.memento.narrate import narrate
+
+        setup = state.setup
+        return lambda event: narrate(event, setup) or ""
+
+    def example_setups(self) -> Sequence[JSON]:
+        names = [{"name": n} for n in ("Ada", "Bo", "Cy", "Di")]
+        return (
+            {"sides": names[:2], "seed": 1},
+            {
+                "sides": names[:3],
+                "seed": 2,
+                "house_rules": {"ml.geometry": "SHARED", "ml.turn.kind": "FLIP"},
+            },
+            {
+                "sides": names,
+                "seed": 3,
+                "first_player": 2,
+                "house_rules": {
+                    "ml.lines": "SPOKES",
+                    "ml.opening": "EVERYONE",
+                    "ml.overflow": "CAP_AT_THREE",
+                    "ml.noAction": "OUT",
+                },
+            },
+        )
+
+    def random_action(self, state: Any, rng: random.Random) -> Action:
+        from companion.games.memento.players import random_action
+
+        return random_action(state, rng)
+
+
+PLUGIN = MementoPlugin()
