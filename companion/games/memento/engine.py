@@ -536,6 +536,14 @@ def state_from_dict(data: Mapping[str, Any]) -> State:
     return State(**values)
 
 
+WIN_WORDS = {
+    "four_middles": "the middles of all four triangles",
+    "triangle": "a triangle's middle and its three median points",
+    "last_standing": "the last with figures on the board",
+}
+"""The three wins of ML-W1, for a person."""
+
+
 def summary(state: State) -> JSON:
     outcome = state.outcome
     names = state.setup.names
@@ -557,7 +565,9 @@ def summary(state: State) -> JSON:
     if outcome is None:
         lines.append("The game is not over.")
     else:
-        lines.append(f"Winner: {names[outcome.winner]} ({outcome.reason}).")
+        lines.append(
+            f"{names[outcome.winner]} wins: {WIN_WORDS.get(outcome.reason, outcome.reason)}."
+        )
     return {
         "game": "memento",
         "phase": "over" if outcome else "play",

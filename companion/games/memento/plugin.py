@@ -8,8 +8,10 @@ from functools import cached_property
 from typing import Any
 
 from companion.games.contract import JSON, Action, GameEngine
+from companion.games.drawing import Drawing
 from companion.games.house_rules import HouseRule
 from companion.games.plugin import Narrator
+from companion.games.touch import TouchRules
 
 
 class MementoPlugin:
@@ -66,6 +68,17 @@ class MementoPlugin:
         from companion.games.memento.players import random_action
 
         return random_action(state, rng)
+
+    @cached_property
+    def touch(self) -> TouchRules | None:
+        from companion.games.memento.touch import TOUCH
+
+        return TOUCH
+
+    def drawing(self, view: JSON) -> Drawing | None:
+        from companion.games.memento.touch import TOUCH
+
+        return TOUCH.drawing(view, (), frozenset())
 
 
 PLUGIN = MementoPlugin()

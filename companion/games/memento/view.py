@@ -56,5 +56,6 @@ def view_state(state: State, viewer: Viewer, expectation: Expectation | None) ->
         "expected": expectation.to_dict() if expectation else None,
         "outcome": None
         if state.outcome is None
-        else {"winner": state.outcome.winner, "reason": state.outcome.reason},
+        # The shape every page reads a result from: the winners, and why.
+        else {"winners": [state.outcome.winner], "reason": state.outcome.reason},
     }
