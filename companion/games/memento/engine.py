@@ -536,6 +536,10 @@ def state_from_dict(data: Mapping[str, Any]) -> State:
     return State(**values)
 
 
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}" + ("" if n == 1 else "s")
+
+
 WIN_WORDS = {
     "four_middles": "the middles of all four triangles",
     "triangle": "a triangle's middle and its three median points",
@@ -561,7 +565,9 @@ def summary(state: State) -> JSON:
     lines = [f"memento ludis, {state.actions} actions, {state.pool} stones in the pool"]
     for s in sides:
         out = " (out)" if s["out"] else ""
-        lines.append(f"{s['name']}: {s['figures']} figures, {s['stones']} stones{out}")
+        lines.append(
+            f"{s['name']}: {_count(s['figures'], 'figure')}, {_count(s['stones'], 'stone')}{out}"
+        )
     if outcome is None:
         lines.append("The game is not over.")
     else:
