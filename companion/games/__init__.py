@@ -17,6 +17,7 @@ from companion.games.plugin import GamePlugin
 _PLUGINS: dict[str, str] = {
     "memwars": "companion.games.memwars.plugin",
     "mem": "companion.games.mem.plugin",
+    "memento": "companion.games.memento.plugin",
 }
 """Each game's name and the module whose PLUGIN it is: the one line a new game adds."""
 
