@@ -112,6 +112,8 @@ class TouchPlay:
         self._options: Options | None = None
         self._narrate = find_plugin(referee.engine.name).narrator(referee.state)
         self._events: list[str] = []
+        self._standing = self._count_standing()
+        """The actions that stand (taken back ones do not): what a takeback may undo."""
         self._unsubscribe = referee.subscribe(self._committed)
 
     @property
@@ -241,7 +243,7 @@ class TouchPlay:
     def ask_take_back(self) -> None:
         """The last action back: at once against the companion (it always agrees), else once
         another player agrees."""
-        if self.referee.is_over or self.referee.seq == 0:
+        if self.referee.is_over or self._standing == 0:
             self._refuse("There is no action to take back.")
             return
         if self.companion_side is not None:
@@ -262,12 +264,15 @@ class TouchPlay:
 
     def _take_back(self, twice: bool) -> None:
         # Against the companion, its reply goes too: the player gets their own move back.
-        for _ in range(2 if twice and self.referee.seq >= 2 else 1):
+        for _ in range(2 if twice and self._standing >= 2 else 1):
             try:
                 self.referee.take_back()
             except IllegalAction as refused:
                 self._refuse(f"{refused.explanation} ({refused.rule})")
                 return
+
+    def _count_standing(self) -> int:
+        return len(self.referee.store.actions(self.referee.game_id))
 
     def _last_actor(self) -> int:
         actions = self.referee.store.actions(self.referee.game_id)
@@ -304,7 +309,7 @@ class TouchPlay:
                 buttons = (*buttons, CLEAR)
             if self.hints and not over and self._players_turn():
                 buttons = (*buttons, HINT)
-            if not over and self.referee.seq > 0:
+            if not over and self._standing > 0:
                 buttons = (*buttons, TAKE_BACK)
         actor = ""
         if expectation is not None and 0 <= expectation.actor < len(names):
@@ -362,6 +367,7 @@ class TouchPlay:
         self._hint = None
         self._takeback = None
         self._options = None
+        self._standing = self._count_standing()
         if note.action.kind == "takeback":
             self._message = "The last move was taken back."
         else:

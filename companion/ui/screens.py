@@ -170,7 +170,7 @@ def touch_rows(game: str) -> tuple[tuple[str, str, tuple[tuple[str, Any], ...]],
     fewest, most = rules.players
     weakest, _default, strongest = rules.strengths
     return (
-        ("Players", f"{game}:players", tuple((str(n), n) for n in range(fewest, most + 1))),
+        ("How many", f"{game}:players", tuple((str(n), n) for n in range(fewest, most + 1))),
         (
             "Companion",
             f"{game}:strength",
@@ -190,6 +190,8 @@ class NewGameScreen(AppScreen):
     solitaire = BooleanProperty(False)
     mem = BooleanProperty(False)
     """MeM is chosen: only its rows are shown."""
+    colours = BooleanProperty(True)
+    """The game chosen lets each side pick its colour (the others give each seat its own)."""
     problem = StringProperty("")
 
     def __init__(self, **kwargs: Any) -> None:
@@ -320,6 +322,7 @@ class NewGameScreen(AppScreen):
         self.toggles[key][value].state = "down"
         if key == "game":
             self.mem = value == "mem"
+            self.colours = not self.mem and value not in self._touch_rows
             self._arrange()
         self.solitaire = (
             self.picks["mem_game"] == "solitaire"
@@ -781,8 +784,11 @@ def texture_of(picture: Any) -> Any:
 
 class EndScreen(AppScreen):
     result = StringProperty("")
+    drawn = BooleanProperty(False)
+    """The final board is drawn (a game on a drawn board) instead of the score plot."""
 
     def show(self, view: LiveView, summary: dict[str, Any]) -> None:
+        self.drawn = False
         scores = summary["scores"]
         outcome = summary.get("outcome") or {}
         winners: Sequence[int] = outcome.get("winners", scores.get("leaders", []))
@@ -816,11 +822,13 @@ class EndScreen(AppScreen):
         grid.cols = 1
         for line in view.side_lines:
             grid.add_widget(Label(text=line, font_size="15sp", halign="left"))
-        self.ids.plot.draw_history((), [])
+        self.drawn = True
+        self.ids.board.show(view.drawing)
 
     def show_mem(self, view: MemView, summary: dict[str, Any]) -> None:
         """A MeM game's end: the engine's result line, each player's stones (pattern and
         captured pile), and their stones after every action."""
+        self.drawn = False
         lines: list[str] = summary.get("lines", [])
         self.result = lines[-1] if lines else "The game is over."
         sides = summary["scores"]["sides"]

@@ -43,8 +43,8 @@ class TouchLiveScreen(AppScreen):
     def show(self, view: TouchView) -> None:
         self.view = view
         self.title = view.title
-        turn = f"{view.actor} to play. " if view.actor else ""
-        self.prompt = turn + view.prompt if view.prompt else turn
+        # The rules' prompt names whoever must decide; without one, say whose turn it is.
+        self.prompt = view.prompt or (f"{view.actor} to play." if view.actor else "")
         if view.takeback is not None:
             self.prompt = "Take back the last move? The other player must agree."
         self.message = view.message

@@ -563,11 +563,10 @@ def summary(state: State) -> JSON:
         for i in range(state.setup.side_count)
     ]
     lines = [f"memento ludis, {state.actions} actions, {state.pool} stones in the pool"]
-    for s in sides:
-        out = " (out)" if s["out"] else ""
-        lines.append(
-            f"{s['name']}: {_count(s['figures'], 'figure')}, {_count(s['stones'], 'stone')}{out}"
-        )
+    for i, name in enumerate(names):
+        out = " (out)" if state.out[i] else ""
+        figures, stones = len(state.figures_of(i)), state.stones_of(i)
+        lines.append(f"{name}: {_count(figures, 'figure')}, {_count(stones, 'stone')}{out}")
     if outcome is None:
         lines.append("The game is not over.")
     else:

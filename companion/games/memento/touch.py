@@ -27,7 +27,6 @@ HEIGHT = WIDTH * 3**0.5 / 2
 POINT_RADIUS = 2.6
 FIGURE_RADIUS = 3.3
 LINE_COLOUR = "#5a4a3a"
-LINK_COLOUR = "#b8a890"
 POINT_OUTLINE = "#5a4a3a"
 PLAYER_COLOURS = ("#c8322b", "#2b62c8", "#23914a", "#d89a12")
 """Each seat's colour markers: red, blue, green, amber."""
@@ -42,6 +41,10 @@ DIRECTIONS = {
     "flip1": "Flip on corner 2",
     "flip2": "Flip on corner 3",
 }
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}" + ("" if n == 1 else "s")
 
 
 def key(point: int) -> str:
@@ -89,7 +92,8 @@ class MementoTouch:
             spot = points[point]
             return (spot["x"] * WIDTH, spot["y"] * HEIGHT)
 
-        links = tuple(Line((at(p), at(q)), LINK_COLOUR, 0.35) for p, q in view.get("links", []))
+        # The transfers across the board's edge (ML-B4) are not drawn: a line for each
+        # would cover the board in a web. The points they join are the triangles' corners.
         lines = tuple(Line(tuple(at(p) for p in run), LINE_COLOUR, 0.7) for run in view["lines"])
         spots = []
         for spot in points:
@@ -115,14 +119,14 @@ class MementoTouch:
                 )
             )
         texts = (Text((WIDTH * 0.12, HEIGHT * 0.06), f"Pool: {view['pool']}", 3.4),)
-        return Drawing(WIDTH, HEIGHT, (*links, *lines), tuple(spots), texts)
+        return Drawing(WIDTH, HEIGHT, lines, tuple(spots), texts)
 
     def side_lines(self, view: JSON) -> tuple[str, ...]:
         lines = []
         for side in view["sides"]:
             line = (
-                f"{side['name']}: {side['figures']} figures, {side['stones']} stones, "
-                f"{side['markers']} markers"
+                f"{side['name']}: {_count(side['figures'], 'figure')}, "
+                f"{_count(side['stones'], 'stone')}, {_count(side['markers'], 'marker')}"
             )
             lines.append(line + (" (out)" if side["out"] else ""))
         return tuple(lines)
