@@ -55,12 +55,25 @@ class Text:
 
 
 @dataclass(frozen=True, slots=True)
+class Legend:
+    """One side's colour, and what it has, in a few words ('4 figures, 5 stones')."""
+
+    colour: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class Drawing:
     width: float
     height: float
     lines: tuple[Line, ...] = ()
     spots: tuple[Spot, ...] = ()
     texts: tuple[Text, ...] = ()
+    legend: tuple[Legend, ...] = ()
+    """One per side, in seating order: how the pages show the sides of a game they have no
+    panels of their own for."""
+    background: str = "#ede7da"
+    """The board's paper, behind everything: light, so the lines and every colour show."""
 
     def spot_at(self, point: Point, slack: float = 1.6) -> Spot | None:
         """The tappable spot under `point` (board units), nearest first; a tap a little
@@ -84,6 +97,7 @@ class Drawing:
         return {
             "width": round(self.width, 2),
             "height": round(self.height, 2),
+            "background": self.background,
             "lines": [
                 {"points": [xy(p) for p in line.points], "colour": line.colour, "width": line.width}
                 for line in self.lines
@@ -105,4 +119,5 @@ class Drawing:
                 {"at": xy(t.at), "text": t.text, "size": t.size, "colour": t.colour}
                 for t in self.texts
             ],
+            "legend": [{"colour": entry.colour, "text": entry.text} for entry in self.legend],
         }

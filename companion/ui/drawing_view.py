@@ -18,8 +18,6 @@ from kivy.uix.widget import Widget
 from companion.games.drawing import Drawing, Point
 
 MARKED_RGB = (1.0, 0.75, 0.0)
-BACKGROUND_RGB = (0.93, 0.9, 0.84)
-"""A light board, so that the printed lines and every piece colour show."""
 
 
 def rgb(colour: str) -> tuple[float, float, float]:
@@ -92,7 +90,7 @@ class DrawingView(Widget):
             return
         scale = self._fit()[0]
         with self.canvas:
-            Color(*BACKGROUND_RGB)
+            Color(*rgb(drawing.background))
             Rectangle(pos=self.pos, size=self.size)
             for line in drawing.lines:
                 Color(*rgb(line.colour))

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.games.contract import JSON, Action
-from companion.games.drawing import Drawing, Line, Spot, Text
+from companion.games.drawing import Drawing, Legend, Line, Spot, Text
 from companion.games.memento import actions as A
 from companion.games.memento.legal import legal_actions
 from companion.games.memento.opponent import DEFAULT_STRENGTH, Opponent, hint
@@ -119,7 +119,11 @@ class MementoTouch:
                 )
             )
         texts = (Text((WIDTH * 0.12, HEIGHT * 0.06), f"Pool: {view['pool']}", 3.4),)
-        return Drawing(WIDTH, HEIGHT, lines, tuple(spots), texts)
+        legend = tuple(
+            Legend(player_colour(i), line.split(": ", 1)[-1])
+            for i, line in enumerate(self.side_lines(view))
+        )
+        return Drawing(WIDTH, HEIGHT, lines, tuple(spots), texts, legend)
 
     def side_lines(self, view: JSON) -> tuple[str, ...]:
         lines = []

@@ -244,7 +244,13 @@ function renderSides(sides) {
     ui.right.replaceChildren();
     ui.ovSides.replaceChildren();
     panels = sides.map((side, i) => {
-      const panel = overlay ? buildRow(side, i) : game === "mem" ? buildMemPanel(side, i) : buildPanel(side, i);
+      const panel = overlay
+        ? buildRow(side, i)
+        : game === "mem"
+          ? buildMemPanel(side, i)
+          : legendOf(model.state)
+            ? buildLegendPanel(side, i)
+            : buildPanel(side, i);
       if (overlay) ui.ovSides.appendChild(panel.root);
       else (i % 2 === 0 ? ui.left : ui.right).appendChild(panel.root);
       return panel;
@@ -263,7 +269,12 @@ function renderSides(sides) {
     const leading = leaders.has(i) && leaders.size < sides.length && !view.outcome;
     panel.root.classList.toggle("leading", leading);
     panel.root.classList.toggle("winner", Boolean(view.outcome && view.outcome.winners.includes(i)));
-    setText(panel.total, score ? score.total : "");
+    if (panel.total) setText(panel.total, score ? score.total : "");
+    if (panel.legend) {
+      const entry = (legendOf(state) || [])[i];
+      setText(panel.legend, entry ? entry.text : "");
+      if (entry && entry.colour) panel.root.style.setProperty("--side", entry.colour);
+    }
     if (panel.turn) {
       const turnText = view.outcome
         ? view.outcome.winners.includes(i)
@@ -339,6 +350,28 @@ function buildPanel(side, i) {
   const pieces = el("div", "pieces");
   root.append(head, turn, scoreLine, clock, detail, table, pieces);
   return { root, total, clock, detail, rows, pieces, turn };
+}
+
+// A game the page draws from the shapes it sends: the side's line of its drawing's legend
+// ("4 figures, 5 stones"), in the side's colour.
+function legendOf(state) {
+  const drawing = state && state.drawing;
+  return drawing && Array.isArray(drawing.legend) && drawing.legend.length ? drawing.legend : null;
+}
+
+function buildLegendPanel(side, i) {
+  const root = el("section", "side");
+  root.dataset.side = i;
+  const entry = (legendOf(model.state) || [])[i];
+  root.style.setProperty("--side", (entry && entry.colour) || sideColour(side.colour, i));
+  const head = el("header", "side-head");
+  head.append(el("span", "swatch"), el("span", "name", side.name));
+  const turn = el("div", "turn");
+  const legend = el("div", "legend");
+  const clock = el("div", "clock");
+  const detail = el("div", "clock-detail");
+  root.append(head, turn, legend, clock, detail);
+  return { root, clock, detail, turn, legend };
 }
 
 // MeM: the stones held (pattern and captured pile) and the playing space, drawn.

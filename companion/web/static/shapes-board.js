@@ -30,6 +30,20 @@ export class ShapesView {
       "viewBox",
       `${-margin} ${-margin} ${drawing.width + 2 * margin} ${drawing.height + 2 * margin}`,
     );
+    if (drawing.background) {
+      svg(
+        "rect",
+        {
+          x: -margin,
+          y: -margin,
+          width: drawing.width + 2 * margin,
+          height: drawing.height + 2 * margin,
+          rx: margin,
+          fill: drawing.background,
+        },
+        this.svg,
+      );
+    }
     for (const line of drawing.lines || []) {
       svg(
         "polyline",
