@@ -16,10 +16,11 @@ from typing import Any
 from companion.decks import find_deck
 from companion.decks.enroll import parse_quadrants
 from companion.errors import UserError
+from companion.games import find_plugin, plugin_names
+from companion.games.contract import BadSetup
+from companion.games.plugin import GamePlugin
 
 DEFAULT_DECK = "mythologies-of-earth"
-BOARD_GAMES = {"memwars": "memwars.toml", "mem": "mem.toml"}
-"""`print board --game`: the packaged board file of each game."""
 
 
 def register(commands: Any) -> None:
@@ -82,8 +83,16 @@ def register(commands: Any) -> None:
     )
     board.add_argument(
         "--game",
-        choices=tuple(BOARD_GAMES),
-        help="the packaged board of this game (default memwars)",
+        choices=plugin_names(),
+        help="the board of this game (default memwars)",
+    )
+    board.add_argument(
+        "--house-rule",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a house rule that changes the board (a game drawn from its shapes), e.g. "
+        "ml.geometry=SHARED; `companion rules GAME` lists them",
     )
     board.add_argument("--board", metavar="FILE", help="a board file (default: MemWars)")
     board.add_argument("--out", required=True, metavar="FILE", help="the .pdf or .png to write")
@@ -144,9 +153,19 @@ def _board(args: argparse.Namespace) -> int:
     dpi = _whole_number(args.dpi, "--dpi")
     if args.game and args.board:
         raise UserError("give --game or --board, not both")
-    board = load_board(BOARDS_DIR / BOARD_GAMES[args.game] if args.game else args.board)
-    # A deck names MemWars' quadrants; MeM has no deck.
-    deck = None if board.game == "mem" else find_deck(args.deck)
+    plugin = find_plugin(args.game) if args.game else None
+    if plugin is not None and plugin.board_file is None:
+        return _drawn_board(args, plugin, dpi)
+    if args.house_rule:
+        raise UserError("--house-rule goes with the board of a game drawn from its shapes")
+    board_file = plugin.board_file if plugin is not None else None
+    board = load_board(BOARDS_DIR / board_file if board_file else args.board)
+    # A deck names the quadrants of a game played with one.
+    if plugin is None and board.game in plugin_names():
+        plugin = find_plugin(board.game)
+    # A hand-made board of no known game is taken for one played with a deck.
+    uses_deck = plugin.deck if plugin is not None else True
+    deck = find_deck(args.deck) if uses_deck else None
     report = write_board(
         board,
         Path(args.out),
@@ -177,6 +196,50 @@ def _board(args: argparse.Namespace) -> int:
         print(f"wrote {report.path}: {what}, one page")
     print("print at actual size (100%, not fit to page) on matte paper, and lay it flat")
     return 0
+
+
+def _drawn_board(args: argparse.Namespace, plugin: GamePlugin, dpi: int) -> int:
+    """A game with no board file: its empty board as its plugin draws it."""
+    from companion.printing.drawing_print import write_drawing
+
+    setup = dict(plugin.example_setups()[0])
+    setup["house_rules"] = {**setup.get("house_rules", {}), **_house_rules(args.house_rule)}
+    try:
+        state = plugin.engine.new_game(setup)
+    except BadSetup as err:
+        raise UserError(f"cannot draw this board: {err}") from None
+    drawing = plugin.drawing(plugin.engine.view(state, "spectator"))
+    if drawing is None:
+        raise UserError(f"{plugin.title} has no board to print")
+    report = write_drawing(drawing, Path(args.out), paper=args.paper, title=plugin.title, dpi=dpi)
+    for warning in report.warnings:
+        print(f"companion: warning: {warning}", file=sys.stderr)
+    width, height = report.size_mm
+    what = f"the {plugin.title} board, {report.paper.name} ({width:g} x {height:g} mm)"
+    if report.kind == "png":
+        print(
+            f"wrote {report.path}: {what}, {report.pixels[0]} x {report.pixels[1]} px at {dpi} dpi"
+        )
+    else:
+        print(f"wrote {report.path}: {what}, one page")
+    print("print at actual size (100%, not fit to page)")
+    return 0
+
+
+def _house_rules(pairs: list[str]) -> dict[str, Any]:
+    """KEY=VALUE pairs as house rules: true/false and whole numbers as such, else text."""
+    rules: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        if not sep or not key.strip():
+            raise UserError(f"--house-rule takes KEY=VALUE, not {pair!r}")
+        value: Any = text.strip()
+        if value.lower() in ("true", "false"):
+            value = value.lower() == "true"
+        elif value.lstrip("-").isdigit():
+            value = int(value)
+        rules[key.strip()] = value
+    return rules
 
 
 def _counters(args: argparse.Namespace) -> int:

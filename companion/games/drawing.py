@@ -12,7 +12,7 @@ strings. A spot with a `key` is a place a tap can name.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 Point = tuple[float, float]
@@ -74,6 +74,29 @@ class Drawing:
     panels of their own for."""
     background: str = "#ede7da"
     """The board's paper, behind everything: light, so the lines and every colour show."""
+
+    def with_margin(self, margin: float) -> Drawing:
+        """The same board with `margin` of its paper all round, so that points on its edge
+        are whole."""
+
+        def moved(point: Point) -> Point:
+            return (point[0] + margin, point[1] + margin)
+
+        return replace(
+            self,
+            width=self.width + 2 * margin,
+            height=self.height + 2 * margin,
+            lines=tuple(
+                replace(line, points=tuple(map(moved, line.points))) for line in self.lines
+            ),
+            spots=tuple(replace(spot, at=moved(spot.at)) for spot in self.spots),
+            texts=tuple(replace(text, at=moved(text.at)) for text in self.texts),
+        )
+
+    @property
+    def reach(self) -> float:
+        """How far the spots stand out past their points: the margin a printed board needs."""
+        return max((spot.radius * (1 + 0.28 * spot.rings) for spot in self.spots), default=0.0)
 
     def spot_at(self, point: Point, slack: float = 1.6) -> Spot | None:
         """The tappable spot under `point` (board units), nearest first; a tap a little

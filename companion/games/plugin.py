@@ -67,6 +67,18 @@ class GamePlugin(Protocol):
         """True when the view gives each side's score as `scores.sides[i].total`."""
         ...
 
+    @property
+    def board_file(self) -> str | None:
+        """The packaged board file (vision/boards/) the camera reads and `companion print
+        board` prints; None for a game printed from its drawing."""
+        ...
+
+    @property
+    def deck(self) -> bool:
+        """True when the game is played with a card deck (its quadrant names go on the
+        printed board)."""
+        ...
+
     def narrator(self, state: Any) -> Narrator:
         """Sentences for the events of the game in `state` (names come from its setup). They
         say only what every viewer may know."""

@@ -22,6 +22,9 @@ class MemPlugin:
     secret_actions: frozenset[str] = frozenset()
     scored = True
 
+    board_file: str | None = "mem.toml"
+    deck = False
+
     @cached_property
     def engine(self) -> GameEngine[Any]:
         # Imported when first asked, so that naming the games does not load every engine.

@@ -23,6 +23,9 @@ class MementoPlugin:
     secret_actions: frozenset[str] = frozenset()
     scored = False
 
+    board_file: str | None = None
+    deck = False
+
     @cached_property
     def engine(self) -> GameEngine[Any]:
         # Imported when first asked, so that naming the games does not load every engine.

@@ -23,6 +23,9 @@ class MemWarsPlugin:
     secret_actions = frozenset({"place_counter"})
     scored = True
 
+    board_file: str | None = "memwars.toml"
+    deck = True
+
     @cached_property
     def engine(self) -> GameEngine[Any]:
         # Imported when first asked, so that naming the games does not load every engine.
