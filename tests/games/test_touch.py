@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from companion.games.contract import Action
 from companion.games.drawing import Drawing, Spot
-from companion.games.touch import DONE, Press, next_taps
+from companion.games.touch import DONE, Options, Press, next_taps
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +29,7 @@ class Stay(Action):
     where: str
 
 
-OPTIONS = {
+OPTIONS: Options = {
     Go("a", "b"): (("a", "b"),),
     Go("a", "c"): (("a", "c"),),
     Split("a"): (("a", Press("Split"), "b", "c"), ("a", Press("Split"), "c", "b")),
@@ -56,7 +56,7 @@ def test_taps_that_continue_nothing_are_dead() -> None:
 
 
 def test_an_action_that_longer_ones_go_on_from_is_made_with_done() -> None:
-    options = {Stay("a"): (("a",),), Go("a", "b"): (("a", "b"),)}
+    options: Options = {Stay("a"): (("a",),), Go("a", "b"): (("a", "b"),)}
     step = next_taps(options, ("a",))
     assert step.complete is None
     assert step.buttons == (DONE,) and step.ready == Stay("a")
@@ -64,7 +64,7 @@ def test_an_action_that_longer_ones_go_on_from_is_made_with_done() -> None:
 
 
 def test_two_actions_with_the_same_taps_are_never_guessed_between() -> None:
-    options = {Go("a", "b"): (("a", "b"),), Go("a", "c"): (("a", "b"),)}
+    options: Options = {Go("a", "b"): (("a", "b"),), Go("a", "c"): (("a", "b"),)}
     step = next_taps(options, ("a", "b"))
     assert step.complete is None and step.ready is None
 
