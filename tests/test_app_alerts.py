@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.commands.app_cmd import _stream_alerts
+from companion.launch.app import stream_alerts as _stream_alerts
 from companion.table.views import AlertView
 
 
@@ -40,7 +40,7 @@ def test_the_app_with_no_screen_says_so_in_one_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from companion.cli import main
-    from companion.commands import app_cmd
+    from companion.launch import app as app_cmd
 
     for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
         monkeypatch.delenv(name, raising=False)

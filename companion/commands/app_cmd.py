@@ -1,29 +1,20 @@
 """`companion app`: the touchscreen app (Kivy), full screen on the Pi's 7" display or in a
-window elsewhere. Games are streamed (embedded broker unless one is configured) and the
-display page is served; Settings shows its address as text and as a QR code.
+window elsewhere (companion/launch/app.py). Games are streamed (embedded broker unless one is
+configured) and the display page is served; Settings shows its address as text and as a QR
+code.
 """
 
 from __future__ import annotations
 
 import argparse
-import logging
-import os
 import re
-import tempfile
-import time
-from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
-from companion.config import Config, load_config
+from companion.commands.options import add_local_option
 from companion.errors import UserError
-from companion.stopping import restore_sigterm, stop_on_sigterm
-from companion.streaming import DISPLAY_PORT, Streaming
-
-if TYPE_CHECKING:
-    from companion.publish.wire import Level
-    from companion.table.views import AlertView
-    from companion.table.wiring import OnGame
+from companion.launch.app import AppOptions, run_app
+from companion.streaming import DISPLAY_PORT
 
 SIZE = re.compile(r"^(\d{3,4})x(\d{3,4})$")
 
@@ -77,179 +68,24 @@ def register(commands: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    started = time.monotonic()
+def options_of(args: argparse.Namespace) -> AppOptions:
     match = SIZE.match(args.size)
     if match is None:
         raise UserError(f"--size must look like 800x480, not {args.size!r}")
-    config = load_config(Path(args.config) if args.config else None)
-    width, height = int(match.group(1)), int(match.group(2))
-    if not args.check and not has_screen():
-        raise UserError(
-            "no screen to draw on: run it on the Pi's display or a desktop (DISPLAY or "
-            "WAYLAND_DISPLAY set); without a screen, `companion run --simulate --no-app` plays "
-            "a game in the terminal"
-        )
-    _configure_kivy(width, height, args.fullscreen)
-    from companion.store import Store
-    from companion.ui.app import CompanionApp
-    from companion.ui.controller import Controller
-
-    with ExitStack() as stack:
-        store = stack.enter_context(Store.open(config.store.resolved_path()))
-        page_url = ""
-        on_game: OnGame | None = None
-        streaming: Streaming | None = None
-        if not args.no_stream:
-            streaming = stack.enter_context(Streaming(config, args.display_port, local=args.local))
-            page_url = streaming.shown_url
-            on_game = streaming.attach
-        controller = Controller(config, store, on_game=on_game, virtual_table=args.simulate)
-        controller.config_path = Path(args.config) if args.config else None
-        controller.camera_spec = args.camera or config.camera.source or None
-        if not args.no_reader:
-            controller.reader_port = config.reader.port
-        stack.callback(controller.close)
-        stack.callback(controller.close_camera_setup)
-        stack.callback(controller.stop_enrollment)
-        scratch = Path(stack.enter_context(tempfile.TemporaryDirectory()))
-        app = CompanionApp(
-            controller,
-            page_url=page_url,
-            settings_text=settings_text(config, page_url),
-            qr_path=_qr(page_url, scratch) if page_url else "",
-        )
-        if streaming is not None:
-            on_air = streaming
-            app.on_alerts.append(lambda alerts: _stream_alerts(on_air.stream, alerts))
-        if args.gpio:
-            _wire_gpio(config, app, controller, stack)
-        if args.check:
-
-            def first_frame() -> None:
-                print(f"First frame drawn {time.monotonic() - started:.2f} s after start.")
-                app.stopping.set()
-
-            app.on_first_frame = first_frame
-        previous = stop_on_sigterm(app.stopping)
-        try:
-            app.run()
-        finally:
-            restore_sigterm(previous)
-    return 0
-
-
-def add_local_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--local",
-        action="store_true",
-        help="serve the display page (and the embedded broker's WebSocket) to this machine "
-        "only; by default every device on the network can open it",
+    return AppOptions(
+        config=Path(args.config) if args.config else None,
+        fullscreen=args.fullscreen,
+        size=(int(match.group(1)), int(match.group(2))),
+        simulate=args.simulate,
+        camera=args.camera,
+        reader=not args.no_reader,
+        stream=not args.no_stream,
+        local=args.local,
+        gpio=args.gpio,
+        check=args.check,
+        display_port=args.display_port,
     )
 
 
-class AlertSink(Protocol):
-    def alert(self, text: str, level: Level = "warning", rule: str | None = None) -> None: ...
-
-
-def _stream_alerts(stream: AlertSink | None, alerts: tuple[AlertView, ...]) -> None:
-    """The table's alerts on the stream's alert topic: places, colours and rules are public;
-    a wrong card is said without naming the card expected (it could give a place away).
-    Table work the rules ask for (the companion's crystal still to be laid, a captured one
-    to take off) is no news to spectators: it is left off."""
-    if stream is None:
-        return
-    for alert in alerts:
-        if alert.put_right:
-            continue
-        if alert.zone == "card":
-            stream.alert("a card that is not the one expected was shown", "warning", alert.rule)
-        elif alert.zone == "camera":
-            stream.alert(alert.text, "warning", None)
-        else:
-            stream.alert(alert.text, "warning", alert.rule)
-
-
-def _wire_gpio(config: Config, app: Any, controller: Any, stack: ExitStack) -> None:
-    from companion.devices.alarm import AlertBuzzer
-    from companion.devices.buttons import ClockButtons
-    from companion.devices.lights import ClockLights
-
-    pins = config.pins
-    try:
-        if pins.buzzer:
-            app.alarm = stack.enter_context(AlertBuzzer(pins.buzzer))
-        stack.enter_context(
-            ClockButtons(
-                pins.players,
-                pause_pin=pins.pause or None,
-                on_press=controller.button_pressed,
-                debounce_ns=pins.debounce_ms * 1_000_000,
-            )
-        )
-        if pins.leds:
-            app.lights = stack.enter_context(ClockLights(pins.leds))
-    except Exception as err:  # no GPIO here, or a pin taken: say which, plainly
-        raise UserError(f"--gpio: cannot use the pins in [pins]: {err}") from None
-
-
-def settings_text(config: Config, page_url: str) -> str:
-    broker = config.broker.url or "embedded (started by the app)"
-    lines = [
-        f"Configuration: {config.source}",
-        f"Games are kept in: {config.store.resolved_path()}",
-        f"Deck: {config.game.deck}",
-        f"Board id: {config.game.board_id}",
-        f"Broker: {broker}",
-        f"Card reader: {config.reader.protocol} on {config.reader.port or 'no port set'}",
-        f"Display page: {page_url or 'not served'}",
-        "",
-        "Change these in the configuration file (`companion config path`).",
-    ]
-    return "\n".join(lines)
-
-
-def _qr(url: str, folder: Path) -> str:
-    import segno
-
-    path = folder / "display-page.png"
-    segno.make(url, error="m").save(str(path), scale=6, border=2)
-    return str(path)
-
-
-def _configure_kivy(width: int, height: int, fullscreen: bool) -> None:
-    # Kivy reads these once, at its first import: they must be set before it.
-    os.environ.setdefault("KIVY_NO_ARGS", "1")
-    os.environ.setdefault("KIVY_NO_FILELOG", "1")
-    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
-    # SDL's own clipboard: Kivy otherwise looks for xclip and xsel and logs tracebacks.
-    os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")
-    if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
-        os.environ.setdefault("SDL_VIDEODRIVER", "kmsdrm" if _has_kms() else "offscreen")
-    from kivy.config import Config as KivyConfig
-
-    # Kivy reports every provider it tried and did not find (clipboards, cut buffers) with
-    # tracebacks, some as critical; the app's own messages are enough for a user. (Kivy
-    # sets its level as it is imported, hence after the import.)
-    logging.getLogger("kivy").setLevel(logging.CRITICAL + 1)
-
-    KivyConfig.set("graphics", "width", str(width))
-    KivyConfig.set("graphics", "height", str(height))
-    KivyConfig.set("graphics", "fullscreen", "auto" if fullscreen else "0")
-    KivyConfig.set("input", "mouse", "mouse,multitouch_on_demand")
-    KivyConfig.set("kivy", "exit_on_escape", "0" if fullscreen else "1")
-
-
-def has_screen() -> bool:
-    """Whether there is a screen to draw on: a desktop, the Pi's display (KMS), or a video
-    driver chosen on purpose."""
-    return bool(
-        os.environ.get("DISPLAY")
-        or os.environ.get("WAYLAND_DISPLAY")
-        or os.environ.get("SDL_VIDEODRIVER")  # chosen on purpose (kmsdrm, offscreen)
-        or _has_kms()
-    )
-
-
-def _has_kms() -> bool:
-    return any(Path("/dev/dri").glob("card*")) if Path("/dev/dri").exists() else False
+def run(args: argparse.Namespace) -> int:
+    return run_app(options_of(args))

@@ -1,28 +1,26 @@
-"""`companion run`: the main job.
+"""`companion run`: the main job (companion/launch/main.py), which `make run` starts.
 
-With a screen, it is the touchscreen app (companion/ui) on a simulated table: crystals laid
-by tapping, filmed by the virtual camera and read back by the real board reader, against a
-simulated opponent if you like. Without one (a terminal, `--no-app`), it is a whole refereed
-game between simulated players, on simulated twins of the hardware, streamed live: the card
+With a screen, it is the touchscreen app on a simulated table: crystals laid by tapping,
+filmed by the virtual camera and read back by the real board reader, against a simulated
+opponent if you like. Without one (a terminal, `--no-app`), it is a whole refereed game
+between simulated players, on simulated twins of the hardware, streamed live: the card
 reader is an emulated module behind a pseudo-terminal, read by the real reader and checked
 by the session; a virtual camera films every change to the board and the real board reader
-reads it back, checked against the rules (companion/games/memwars/play/simulated_camera.py);
-the game goes out
-over MQTT (to the configured broker, or to an embedded one started here) and the display
-page is served for anyone to watch. `make run` starts it.
+reads it back, checked against the rules; the game goes out over MQTT (to the configured
+broker, or to an embedded one started here) and the display page is served for anyone to
+watch.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
-import threading
 from pathlib import Path
 from typing import Any
 
-from companion.commands import app_cmd, simulate_cmd
-from companion.config import load_config
-from companion.streaming import DISPLAY_PORT, Streaming
+from companion.commands.options import add_camera_options, add_local_option, add_quadrants_option
+from companion.games.memwars.play.simulation import DEFAULT_SEED, SimulationOptions
+from companion.launch.main import MainOptions, run_main
+from companion.streaming import DISPLAY_PORT
 
 
 def register(commands: Any) -> None:
@@ -49,15 +47,15 @@ def register(commands: Any) -> None:
         "game between simulated players in the terminal",
     )
     parser.add_argument("--delay", type=float, default=0.0, help="seconds between moves")
-    parser.add_argument("--seed", type=int, default=simulate_cmd.DEFAULT_SEED)
-    simulate_cmd.add_quadrants_option(parser)
-    simulate_cmd.add_camera_options(parser, on=True)
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    add_quadrants_option(parser)
+    add_camera_options(parser, on=True)
     parser.add_argument(
         "--no-stream",
         action="store_true",
         help="do not stream the game (no broker, no display page)",
     )
-    app_cmd.add_local_option(parser)
+    add_local_option(parser)
     parser.add_argument(
         "--display-port",
         type=int,
@@ -76,54 +74,23 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.app if args.app is not None else app_cmd.has_screen():
-        return app_cmd.run(
-            argparse.Namespace(
-                config=args.config,
-                fullscreen=False,
-                size="800x480",
-                simulate=True,
-                no_stream=args.no_stream,
-                local=args.local,
-                display_port=args.display_port,
-                check=False,
-                gpio=False,
-                camera=None,
-                no_reader=True,
-            )
+    return run_main(
+        MainOptions(
+            config=Path(args.config) if args.config else None,
+            app=args.app,
+            stream=not args.no_stream,
+            local=args.local,
+            display_port=args.display_port,
+            linger=args.linger,
+            game=SimulationOptions(
+                seed=args.seed,
+                delay=args.delay,
+                reader=args.reader,
+                quadrants=args.quadrants,
+                camera=args.camera,
+                camera_seed=args.camera_seed,
+                camera_hands=args.camera_hands,
+                camera_wrong_colour_at=args.camera_wrong_colour_at,
+            ),
         )
-    config = load_config(Path(args.config) if args.config else None)
-    game = argparse.Namespace(
-        config=args.config,
-        seed=args.seed,
-        mode="standard",
-        deck=None,
-        recall=(0.85, 0.6),
-        delay=args.delay,
-        record=None,
-        no_store=False,
-        quiet=False,
-        reader=args.reader,
-        quadrants=args.quadrants,
-        camera=args.camera,
-        camera_seed=args.camera_seed,
-        camera_hands=args.camera_hands,
-        camera_wrong_colour_at=args.camera_wrong_colour_at,
     )
-    if args.no_stream:
-        return simulate_cmd.run(game)
-    with Streaming(config, args.display_port, local=args.local) as streaming:
-        code = simulate_cmd.run(game, attach=streaming.attach)
-        linger = (
-            args.linger
-            if args.linger is not None
-            else (float("inf") if sys.stdin.isatty() else 0.0)
-        )
-        if linger > 0:
-            print(
-                f"The game is over; the page stays up at {streaming.shown_url} "
-                + ("until Ctrl-C." if linger == float("inf") else f"for {linger:g} s."),
-                flush=True,
-            )
-            threading.Event().wait(None if linger == float("inf") else linger)
-    return code

@@ -1,38 +1,19 @@
 """`companion simulate`: two simulated players play a whole MemWars game, refereed, stored and
-narrated in the terminal. It is what `make run` starts until the touchscreen app exists."""
+narrated in the terminal (companion/games/memwars/play/simulation.py)."""
 
 from __future__ import annotations
 
 import argparse
-import random
-import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-
-from companion.config import load_config
-from companion.decks import find_deck
-from companion.errors import UserError
-from companion.games.contract import BadSetup
-from companion.games.memwars import events as E
-from companion.games.memwars.narrate import narrate
-from companion.games.memwars.play.simulated_camera import (
-    HANDS,
-    CameraSettings,
-    Filmed,
-    SimulatedCamera,
+from companion.commands.options import add_camera_options, add_quadrants_option
+from companion.games.memwars.play.simulation import (
+    DEFAULT_SEED,
+    MODES,
+    SimulationOptions,
+    run_simulation,
 )
-from companion.games.memwars.players import SimulatedTable
-from companion.render import print_summary, safe
-from companion.session import Referee
-from companion.store import Store
-from companion.table.card_reading import CardReading, EmulatedReader
-from companion.table.wiring import OnGame, parts_of
-
-DEFAULT_SEED = 16
-MODES = ("standard", "basic", "hybrid", "review", "study")
 
 
 def register(commands: Any) -> None:
@@ -78,210 +59,25 @@ def register(commands: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def add_quadrants_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--quadrants",
-        type=int,
-        choices=(1, 2, 3, 4),
-        default=4,
-        metavar="N",
-        help="play on the first N quadrants only, for a shorter game (default: %(default)s)",
+def options_of(args: argparse.Namespace) -> SimulationOptions:
+    return SimulationOptions(
+        config=Path(args.config) if args.config else None,
+        seed=args.seed,
+        mode=args.mode,
+        deck=args.deck,
+        recall=tuple(args.recall),
+        delay=args.delay,
+        record=args.record,
+        no_store=args.no_store,
+        quiet=args.quiet,
+        reader=args.reader,
+        quadrants=args.quadrants,
+        camera=args.camera,
+        camera_seed=args.camera_seed,
+        camera_hands=args.camera_hands,
+        camera_wrong_colour_at=args.camera_wrong_colour_at,
     )
 
 
-def add_camera_options(parser: argparse.ArgumentParser, on: bool) -> None:
-    parser.add_argument(
-        "--camera",
-        action=argparse.BooleanOptionalAction,
-        default=on,
-        help="film every change to the board with the virtual camera and read it back "
-        f"through the board reader, checked against the rules (default: {'on' if on else 'off'})",
-    )
-    parser.add_argument(
-        "--camera-seed",
-        type=int,
-        metavar="N",
-        help="film a harder table, its camera pose, light and sensor drawn from N "
-        "(default: the easy table: straight down, even light)",
-    )
-    parser.add_argument(
-        "--camera-hands",
-        choices=HANDS,
-        default="short",
-        help="short: one frame of the hand over the zone, then still frames; full: the "
-        "hand's whole reach in and out, several times slower (default: %(default)s)",
-    )
-    # Not an option: tests set it to see how a mismatch is reported.
-    parser.set_defaults(camera_wrong_colour_at=None)
-
-
-def simulation_setup(
-    deck_cards: list[list[int]],
-    quadrant_names: list[str],
-    max_depth: int,
-    mode: str,
-    seed: int,
-    quadrants: int = 4,
-) -> dict[str, Any]:
-    solitaire = mode in ("review", "study")
-    sides: list[dict[str, Any]] = [{"name": "Ada", "colour": "red"}]
-    if not solitaire:
-        sides.append({"name": "Basil", "colour": "blue"})
-    if mode == "hybrid":
-        sides[0]["mode"], sides[1]["mode"] = "standard", "basic"
-    setup: dict[str, Any] = {
-        "sides": sides,
-        "mode": mode,
-        "depth": min(2, max_depth),
-        "max_depth": max_depth,
-        "cards": deck_cards,
-        "quadrant_names": quadrant_names,
-        "topology": {"kind": "standard" if solitaire else "competitive", "scoring": "take"},
-        "multipliers": {"centre_place": 2, "centre_quincunx": 2},
-        "lightning_rounds": None if mode == "review" else 2,
-        "seed": seed,
-    }
-    if quadrants < 4:
-        setup["quadrants"] = list(range(1, quadrants + 1))
-    return setup
-
-
-def run(args: argparse.Namespace, attach: OnGame | None = None) -> int:
-    """`attach` is called once the game is set up (with its scan desk, if cards are
-    scanned) and returns what to call when the game is over: the main job streams it."""
-    config = load_config(Path(args.config) if args.config else None)
-    deck = find_deck(args.deck or config.game.deck)
-    if not all(0.0 <= r <= 1.0 for r in args.recall):
-        raise UserError("--recall rates must be between 0 and 1")
-    setup = simulation_setup(
-        deck.board_map(), list(deck.quadrants), deck.depth, args.mode, args.seed, args.quadrants
-    )
-    console = Console(highlight=False)
-    with tempfile.TemporaryDirectory() as scratch:
-        store_path = (
-            Path(scratch) / "games.sqlite3" if args.no_store else config.store.resolved_path()
-        )
-        with Store.open(store_path) as store:
-            try:
-                referee = Referee.start(
-                    store,
-                    "memwars",
-                    setup,
-                    {"id": deck.id, "hash": deck.hash, "title": deck.title},
-                    title=f"Simulated {args.mode} game, seed {args.seed}",
-                )
-            except BadSetup as err:
-                raise UserError(f"cannot set up the game: {err}") from None
-            recalls = args.recall[: len(setup["sides"])]
-            table = SimulatedTable(referee.state.setup, recalls, args.seed)
-            scanner = _Scanner(args.reader, referee, args.seed) if args.reader else None
-            parts = parts_of(referee, scanner.reading if scanner else None)
-            detach = attach(parts) if attach else None
-            camera = _start_camera(args, len(setup["sides"]), console) if args.camera else None
-            if not args.quiet:
-                console.rule(f"{safe(deck.title)}: a simulated {args.mode} game")
-            while (expectation := referee.expected()) is not None:
-                started = time.monotonic()
-                if scanner is not None and expectation.cards:
-                    for line in scanner.scan(expectation.cards):
-                        if not args.quiet:
-                            console.print(f"  [dim]{safe(line)}[/dim]")
-                action = table.next_action(referee.state, expectation)
-                events = referee.submit(action)
-                filmed = camera.film(referee.state) if camera is not None else Filmed()
-                if not args.quiet:
-                    _print_events(console, events, referee, filmed)
-                # Moves come at most one per delay; the time spent filming one counts.
-                rest = args.delay - (time.monotonic() - started)
-                if rest > 0:
-                    time.sleep(rest)
-            if scanner is not None:
-                console.print(scanner.report())
-                scanner.close()
-            if camera is not None:
-                console.print(camera.summary())
-            print_summary(console, referee.engine.summary(referee.state))
-            if detach is not None:
-                detach()
-            if args.record:
-                with open(args.record, "w", encoding="utf-8") as out:
-                    store.export(referee.game_id, out)
-                console.print(f"Game record written to {args.record}.")
-            if not args.no_store:
-                console.print(
-                    f"Stored as game {referee.game_id} in {store_path} "
-                    f"(`companion games show {referee.game_id}`)."
-                )
-    return 0
-
-
-class _Scanner:
-    """Lays each card the rules ask for on an emulated reader; now and then the wrong card
-    first, as a hurried presenter would, to show that it is reported and not taken."""
-
-    def __init__(self, protocol: str, referee: Referee, seed: int) -> None:
-        self.reading = CardReading.open(EmulatedReader(protocol=protocol), referee)
-        self.desk = self.reading.desk
-        self.protocol = protocol
-        self.tags = self.reading.emulated.tags if self.reading.emulated is not None else {}
-        self.rng = random.Random(f"scanner:{seed}")
-        self.scans = 0
-        self.refused = 0
-
-    def scan(self, cards: tuple[int, ...]) -> list[str]:
-        lines = []
-        others = [c for c in self.tags if c not in cards]
-        wanted = [cards[0]]
-        if others and self.rng.random() < 0.15:
-            wanted.insert(0, self.rng.choice(others))
-        for card in wanted:
-            event = self.reading.lay(card)
-            if event is None:
-                lines.append(f"reader: card {card} was not seen")
-                continue
-            verdict = self.desk.scanned(event)
-            self.scans += 1
-            self.refused += not verdict.accepted
-            lines.append(f"{self.protocol} reader: {verdict.message}")
-        return lines
-
-    def report(self) -> str:
-        return (
-            f"Card reader ({self.protocol}, emulated): {self.scans} scans, "
-            f"{self.refused} refused as not the card expected."
-        )
-
-    def close(self) -> None:
-        self.reading.close()
-
-
-def _start_camera(args: argparse.Namespace, sides: int, console: Console) -> SimulatedCamera | None:
-    settings = CameraSettings(args.camera_seed, args.camera_hands, args.camera_wrong_colour_at)
-    camera = SimulatedCamera.start(settings, sides, args.seed)
-    if isinstance(camera, str):
-        console.print(f"Camera: not calibrated ({camera}); the game goes on without it.")
-        return None
-    if not args.quiet:
-        console.print(camera.describe())
-    return camera
-
-
-def _print_events(
-    console: Console, events: tuple[Any, ...], referee: Referee, filmed: Filmed
-) -> None:
-    """The move's events; what the camera made of the move goes before the next turn's."""
-    setup = referee.state.setup
-    camera_lines = [f"  [dim]camera: {safe(filmed.seen)}[/dim]"] if filmed.seen else []
-    camera_lines += [f"  [bold red]camera alert[/bold red]: {safe(a)}" for a in filmed.alerts]
-    for event in events:
-        if isinstance(event, E.TurnStarted):
-            for line in camera_lines:
-                console.print(line)
-            camera_lines = []
-            console.print(f"[bold]Move {event.move}[/bold]: {safe(setup.sides[event.side].name)}")
-            continue
-        told = narrate(event, setup)
-        if told:
-            console.print(f"  {safe(told)}")
-    for line in camera_lines:
-        console.print(line)
+def run(args: argparse.Namespace) -> int:
+    return run_simulation(options_of(args))

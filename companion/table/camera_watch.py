@@ -74,7 +74,7 @@ class CameraWatch:
         self._thread.join(timeout=5)
 
     def _run(self) -> None:
-        from companion.games.mem.play.virtual_table import UnsureState, unsure_step
+        from companion.table.unsure import UnsureState, unsure_step
         from vision.calibration import Calibration
         from vision.reader import BoardReader
         from vision.sources import open_source

@@ -39,7 +39,7 @@ from companion.games.touch import (
     options_of,
 )
 from companion.session import Notification, Referee
-from companion.table.views import TakebackView
+from companion.table.views import EndView, TakebackView
 
 log = logging.getLogger(__name__)
 
@@ -329,6 +329,15 @@ class TouchPlay:
             over=over,
             result=_result(summary) if over else "",
             seq=self.referee.seq,
+        )
+
+    def end_view(self) -> EndView:
+        """The game's end: its result, each side's line, the final board."""
+        view = self.view()
+        return EndView(
+            result=view.result or "The game is over.",
+            names=view.side_lines,
+            drawing=view.drawing,
         )
 
     def close(self) -> None:

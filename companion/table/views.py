@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.games.drawing import Drawing
+
 
 @dataclass(frozen=True, slots=True)
 class Button:
@@ -34,3 +36,22 @@ class TakebackView:
     agreed: tuple[int, ...]
     waiting: tuple[int, ...]
     """The sides yet to agree."""
+
+
+RGB = tuple[float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class EndView:
+    """What the end screen shows of any game: the result, a table of figures a column per
+    side, and either the scores after every move (a plot) or the final board."""
+
+    result: str
+    names: tuple[str, ...]
+    rows: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """(what, one value per side); a row called 'Total' is in bold."""
+    history: tuple[tuple[int, ...], ...] = ()
+    colours: tuple[RGB, ...] = ()
+    """Each side's line on the plot."""
+    drawing: Drawing | None = None
+    """The final board, shown instead of the plot."""

@@ -29,12 +29,19 @@ from companion.games.mem.screens.choices import MemChoices
 from companion.games.mem.screens.live_screen import MemLiveScreen
 from companion.games.memwars.play.live import LiveView
 from companion.games.memwars.screens.board import BoardView
+from companion.games.memwars.screens.live_screen import LiveScreen
 from companion.table.touch_play import TouchPlay, TouchView
 from companion.table.views import AlertView
-from companion.ui import screens
 from companion.ui.controller import Controller, GameChoices, TouchChoices
 from companion.ui.drawing_view import DrawingView
 from companion.ui.plot import ScorePlot
+from companion.ui.screens.camera import CameraScreen
+from companion.ui.screens.end import EndScreen
+from companion.ui.screens.enroll import EnrollScreen
+from companion.ui.screens.home import HomeScreen
+from companion.ui.screens.new_game import NewGameScreen
+from companion.ui.screens.settings import SettingsScreen
+from companion.ui.screens.study import StudyScreen
 from companion.ui.touch_screen import TouchLiveScreen
 
 log = logging.getLogger(__name__)
@@ -131,19 +138,19 @@ class CompanionApp(App):
             Builder.unload_file(path)
             Builder.load_file(path)
         manager = ScreenManager(transition=NoTransition())
-        settings = screens.SettingsScreen(name="settings")
+        settings = SettingsScreen(name="settings")
         settings.details = self.settings_text
         settings.qr_path = self.qr_path
         for screen in (
-            screens.HomeScreen(name="home"),
-            screens.NewGameScreen(name="new_game"),
-            screens.LiveScreen(name="live"),
+            HomeScreen(name="home"),
+            NewGameScreen(name="new_game"),
+            LiveScreen(name="live"),
             MemLiveScreen(name="mem_live"),
             TouchLiveScreen(name="touch_live"),
-            screens.EndScreen(name="end"),
-            screens.StudyScreen(name="study"),
-            screens.CameraScreen(name="camera"),
-            screens.EnrollScreen(name="enroll"),
+            EndScreen(name="end"),
+            StudyScreen(name="study"),
+            CameraScreen(name="camera"),
+            EnrollScreen(name="enroll"),
             settings,
         ):
             screen.companion = self
@@ -238,8 +245,9 @@ class CompanionApp(App):
 
     def _show_touch(self, view: TouchView) -> None:
         assert self.manager is not None
-        if view.over:
-            self.screen("end").show_touch(view)
+        play = self.controller.touch
+        if view.over and play is not None:
+            self.screen("end").show(play.end_view())
             self.manager.current = "end"
             return
         self.screen("touch_live").show(view)
@@ -248,7 +256,7 @@ class CompanionApp(App):
         assert self.manager is not None
         play = self.controller.mem
         if view.over and play is not None:
-            self.screen("end").show_mem(view, play.referee.engine.summary(play.state))
+            self.screen("end").show(play.end_view())
             self.manager.current = "end"
             return
         self.screen("mem_live").show(view)
@@ -256,9 +264,7 @@ class CompanionApp(App):
     def _show(self, view: LiveView) -> None:
         assert self.manager is not None
         if view.over:
-            self.screen("end").show(
-                view, self.controller.live.referee.engine.summary(self.controller.live.state)
-            )
+            self.screen("end").show(self.controller.live.end_view())
             self.manager.current = "end"
             return
         self.screen("live").show(view)

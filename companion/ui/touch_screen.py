@@ -13,7 +13,7 @@ from kivy.uix.button import Button
 
 from companion.table.touch_play import REFUSE, TouchPlay, TouchView
 from companion.ui.buttons import button_for
-from companion.ui.screens import AppScreen
+from companion.ui.screens.base import AppScreen
 
 BLUE = (0.2, 0.42, 0.72, 1)
 RED = (0.72, 0.22, 0.2, 1)

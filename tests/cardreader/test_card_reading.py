@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from companion.commands.simulate_cmd import simulation_setup
 from companion.config import Config
 from companion.decks import find_deck
 from companion.decks.tagmap import save_tag_map
 from companion.devices.cardreader.emulators import Rdm6300Emulator
 from companion.devices.cardreader.ptypair import PtyPair
 from companion.devices.cardreader.reader import CardReader
+from companion.games.memwars.play.simulation import demo_setup as simulation_setup
 from companion.games.memwars.players import SimulatedTable
 from companion.session import Referee
 from companion.store import Store

@@ -18,11 +18,12 @@ import pytest
 
 from companion.config import Config
 from companion.games.mem.play.game import HELD, MemPlay
-from companion.games.mem.play.virtual_table import UnsureState, camera_stones, unsure_step
+from companion.games.mem.play.virtual_table import camera_stones
 from companion.games.mem.screens.choices import MemChoices
 from companion.games.mem.table import rules_board
 from companion.session import Referee
 from companion.store import Store
+from companion.table.unsure import UnsureState, unsure_step
 from companion.table.views import AlertView
 from companion.ui.controller import Controller
 from tests.vision_mem.helpers import EASY, dealt, mem_board, mem_calibration

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion.commands.simulate_cmd import simulation_setup
 from companion.decks import find_deck
 from companion.games.memwars.decisions import decisions
+from companion.games.memwars.play.simulation import demo_setup as simulation_setup
 from companion.games.memwars.players import SimulatedTable
 
 from .helpers import ENGINE

@@ -15,9 +15,9 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from companion.commands.simulate_cmd import simulation_setup
 from companion.decks import find_deck
 from companion.decks.model import Deck
+from companion.games.memwars.play.simulation import demo_setup as simulation_setup
 from companion.publish.mosquitto import Mosquitto, find_mosquitto
 from companion.session import Referee
 from companion.store import Store

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from companion.commands.simulate_cmd import simulation_setup
 from companion.decks.model import Deck
 from companion.devices.cardreader.events import CardPresented
 from companion.games.contract import IllegalAction
 from companion.games.memwars import actions as A
+from companion.games.memwars.play.simulation import demo_setup as simulation_setup
 from companion.games.memwars.players import SimulatedTable
 from companion.publish import wire
 from companion.publish.homeassistant import node_id
@@ -381,7 +381,7 @@ def test_scans_and_refusals_become_alerts_that_name_no_card(
     publishers: Callable[..., Publisher],
     collector_factory: Callable[..., Collector],
 ) -> None:
-    from companion.commands.simulate_cmd import simulation_setup
+    from companion.games.memwars.play.simulation import demo_setup as simulation_setup
 
     collector = collector_factory(broker.port, topic=f"tabletop/{BOARD}/alert")
     setup = simulation_setup(deck.board_map(), list(deck.quadrants), deck.depth, "basic", 16)

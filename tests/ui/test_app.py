@@ -393,8 +393,8 @@ def test_gpio_buttons_press_the_clock_and_leds_show_whose_time_runs(screen: Scre
     from gpiozero import Device
     from gpiozero.pins.mock import MockFactory
 
-    from companion.commands.app_cmd import _wire_gpio
     from companion.config import Config
+    from companion.launch.app import wire_gpio as _wire_gpio
 
     saved = Device.pin_factory
     Device.pin_factory = pins = MockFactory()

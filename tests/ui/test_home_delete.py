@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.ui.screens import HomeScreen
+from companion.ui.screens.home import HomeScreen
 
 from .screen import Screen
 from .test_app import start, through_setup

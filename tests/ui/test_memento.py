@@ -8,14 +8,15 @@ import random
 
 from companion.games import find_plugin
 from companion.games.memento.touch import player_colour as _colour
-from companion.games.touch import Press
+from companion.games.touch import Press, TouchRules
 from companion.table.touch_play import TouchPlay
 
 from .screen import Screen
 
 PLUGIN = find_plugin("memento")
-RULES = PLUGIN.touch
-assert RULES is not None
+_TOUCH = PLUGIN.touch
+assert _TOUCH is not None
+RULES: TouchRules = _TOUCH
 
 
 def start_memento(screen: Screen, companion: bool = True, players: str = "2") -> TouchPlay:

@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.clock.display import format_time
-from companion.commands.simulate_cmd import simulation_setup
 from companion.decks import find_deck
 from companion.games.contract import Event
 from companion.games.memwars.engine import MemWarsEngine
 from companion.games.memwars.events import PlaceClaimed
 from companion.games.memwars.narrate import narrate
+from companion.games.memwars.play.simulation import demo_setup as simulation_setup
 from companion.games.memwars.players import SimulatedTable
 from companion.games.memwars.state import State
 

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games.contract import Action, IllegalAction
+from companion.games.mem.palette import side_rgb
 from companion.games.mem.patterns import Cell
 from companion.games.mem.play.touch import (
     ButtonSpec,
@@ -62,7 +63,7 @@ from companion.games.mem.table import (
 )
 from companion.session import Notification, Referee
 from companion.store import replayed
-from companion.table.views import AlertView
+from companion.table.views import AlertView, EndView
 
 log = logging.getLogger(__name__)
 
@@ -457,6 +458,25 @@ class MemPlay:
             alerts=tuple(_alert_view(a) for a in self._table.check.alerts),
             held=self.held,
             camera=self._camera,
+        )
+
+    def end_view(self) -> EndView:
+        """The game's end: the engine's result line, each player's stones (pattern and
+        captured pile), and their stones after every action."""
+        summary = self.referee.engine.summary(self.state)
+        lines: list[str] = summary.get("lines", [])
+        sides = summary["scores"]["sides"]
+        names = self.state.setup.names
+        return EndView(
+            result=lines[-1] if lines else "The game is over.",
+            names=tuple(names),
+            rows=(
+                ("Pattern", tuple(str(s["pattern"]) for s in sides)),
+                ("Captured pile", tuple(str(s["pile"]) for s in sides)),
+                ("Total", tuple(str(s["total"]) for s in sides)),
+            ),
+            history=tuple(self._history),
+            colours=tuple(side_rgb(i) for i in range(len(names))),
         )
 
     def close(self) -> None:

@@ -24,14 +24,14 @@ import logging
 import queue
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from companion.games.memwars.play.simulated_camera import reach_over
+from companion.table.unsure import UnsureState, unsure_step
 
 if TYPE_CHECKING:
     from vision.reader import BoardReader
-    from vision.reading import BoardReading
     from vision.synth import SyntheticCamera
 
 log = logging.getLogger(__name__)
@@ -52,53 +52,6 @@ doubtfully for a few frames, say): three seconds of a real camera's frames."""
 def camera_stones(stones: Stones) -> dict[str, tuple[str, ...]]:
     """Stones as the camera reports them: zone key -> (colour,)."""
     return {str(square): (colour,) for square, colour in stones.items() if colour}
-
-
-def unsure_zones(
-    reading: BoardReading, min_confidence: float | None = None
-) -> frozenset[str] | None:
-    """The squares whose stone the camera cannot name in `reading` (seen, not occluded, read
-    with too little confidence to commit), or None when the frame says nothing (a hand over
-    the board, or no board)."""
-    from vision.temporal import MIN_CONFIDENCE
-
-    floor = MIN_CONFIDENCE if min_confidence is None else min_confidence
-    registration = reading.registration
-    if registration is None or registration.held or reading.hands:
-        return None
-    return frozenset(
-        key
-        for key, zone in reading.zones.items()
-        if key.isdigit() and not zone.occluded and zone.confidence < floor
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class UnsureState:
-    """Which squares the camera has been unsure of, and since when (the camera's clock)."""
-
-    reported: frozenset[str] = frozenset()
-    """The squares told to the game as unsure."""
-    since: Mapping[str, int] = field(default_factory=dict)
-
-
-def unsure_step(
-    state: UnsureState, reading: BoardReading, stable_ns: int | None = None
-) -> tuple[UnsureState, frozenset[str] | None]:
-    """The squares the camera is unsure of, once it has been unsure of each for `stable_ns`
-    (as the temporal filter waits before it commits): one frame's doubt, where a hand has
-    just left, is not enough. Returns the new state and the squares to report, or None when
-    they have not changed. A frame with a hand over the board says nothing."""
-    from vision.temporal import STABLE_NS
-
-    wait = STABLE_NS if stable_ns is None else stable_ns
-    now = unsure_zones(reading)
-    if now is None:
-        return state, None
-    since = {zone: state.since.get(zone, reading.t_ns) for zone in now}
-    reported = frozenset(zone for zone, t in since.items() if reading.t_ns - t >= wait)
-    changed = reported if reported != state.reported else None
-    return UnsureState(reported, since), changed
 
 
 @dataclass(frozen=True, slots=True)

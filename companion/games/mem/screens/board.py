@@ -19,6 +19,7 @@ from kivy.uix.widget import Widget
 
 from companion.games.mem.board import SQUARES, geometry
 from companion.games.mem.colours import NAME
+from companion.games.mem.palette import side_rgb
 from companion.games.mem.play.game import MemView
 from companion.games.mem.screens.layout import BoardLayout, Rect, SpaceLayout
 
@@ -46,16 +47,10 @@ TAKEABLE_RGB = (0.2, 0.75, 0.3)
 CAPTURE_RGB = (0.95, 0.25, 0.15)
 PENDING_RGB = (1.0, 0.6, 0.0)
 ALERT_RGB = (0.9, 0.05, 0.05)
-SIDE_RGB = ((0.25, 0.7, 0.95), (0.98, 0.7, 0.25))
-"""Each player's frame: colours no stone has."""
 
 
 def stone_rgb(colour: int) -> tuple[float, float, float]:
     return STONE_RGB.get(NAME.get(colour, ""), (0.5, 0.5, 0.5))
-
-
-def side_rgb(side: int) -> tuple[float, float, float]:
-    return SIDE_RGB[side % len(SIDE_RGB)]
 
 
 def _stone(rect: Rect, colour: int) -> None:

@@ -13,10 +13,10 @@ from typing import Any
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.button import Button
 
+from companion.games.mem.palette import side_rgb
 from companion.games.mem.play.game import MemPlay, MemView
-from companion.games.mem.screens.board import side_rgb
 from companion.ui.buttons import button_for
-from companion.ui.screens import AppScreen
+from companion.ui.screens.base import AppScreen
 
 BLUE = (0.2, 0.42, 0.72, 1)
 RED = (0.72, 0.22, 0.2, 1)

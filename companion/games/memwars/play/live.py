@@ -28,6 +28,7 @@ from companion.games.memwars import events as E
 from companion.games.memwars.board_pieces import PieceColours, crystals_on_board
 from companion.games.memwars.decisions import Decision, decisions
 from companion.games.memwars.narrate import narrate
+from companion.games.memwars.palette import colour_rgb
 from companion.games.memwars.scoring import score
 from companion.games.memwars.state import State
 from companion.games.memwars.table import TableAlert, TableCheck, changed_zones, check_table
@@ -35,7 +36,7 @@ from companion.games.zone_check import zone_name
 from companion.session import Notification, Referee
 from companion.store import replayed
 from companion.table.observations import ScanVerdict
-from companion.table.views import AlertView, Button, TakebackView
+from companion.table.views import AlertView, Button, EndView, TakebackView
 
 log = logging.getLogger(__name__)
 
@@ -297,6 +298,37 @@ class LiveGame:
             card_front=self._card_front(state),
             check=self._card_check(state),
             said=self._said,
+        )
+
+    def end_view(self) -> EndView:
+        """The game's end: the winners, every side's score by kind, the scores after every
+        move."""
+        view = self.view()
+        summary = self.referee.engine.summary(self.state)
+        scores = summary["scores"]
+        outcome = summary.get("outcome") or {}
+        winners: Sequence[int] = outcome.get("winners", scores.get("leaders", []))
+        names = [view.side_names[w] if w >= 0 else "the board" for w in winners]
+        sides = scores["sides"]
+
+        def row(title: str, values: Sequence[object]) -> tuple[str, tuple[str, ...]]:
+            return (title, tuple(str(v) for v in values))
+
+        return EndView(
+            result=("Winner: " if len(names) == 1 else "Tied: ") + ", ".join(names),
+            names=view.side_names,
+            rows=(
+                row("Places", [s["places"] for s in sides]),
+                row("Place points", [s["place_points"] for s in sides]),
+                row("Counters", [s["counter_points"] for s in sides]),
+                row("Quadrant bonus", [s["quadrant_bonus"] for s in sides]),
+                row("Captures", [s["capture_points"] for s in sides]),
+                row("Patterns", [s["pattern_points"] for s in sides]),
+                row("Board penalty", [-s["board_penalty"] for s in sides]),
+                row("Total", [s["total"] for s in sides]),
+            ),
+            history=view.history,
+            colours=tuple(colour_rgb(c) for c in view.side_colours),
         )
 
     def _card_front(self, state: State) -> str:

@@ -19,19 +19,10 @@ from kivy.graphics import Color, Ellipse, Line, Rectangle
 from kivy.properties import NumericProperty
 from kivy.uix.widget import Widget
 
+from companion.games.memwars.palette import colour_rgb
 from companion.games.memwars.play.live import LiveView
 from vision.geometry import load_board
 
-RGB = {
-    "red": (0.85, 0.15, 0.15),
-    "blue": (0.15, 0.35, 0.9),
-    "green": (0.1, 0.65, 0.25),
-    "black": (0.1, 0.1, 0.1),
-    "yellow": (0.98, 0.85, 0.1),
-    "white": (0.95, 0.95, 0.95),
-    "orange": (0.95, 0.5, 0.1),
-    "purple": (0.55, 0.2, 0.7),
-}
 MARGIN_MM = 16.0
 """Around the outermost places, so their rings and numbers are not cut."""
 
@@ -42,10 +33,6 @@ def heat_rgb(strength: float) -> tuple[float, float, float]:
     if s < 0.5:
         return (0.9, 0.25 + 1.2 * s, 0.2)
     return (0.9 - 1.4 * (s - 0.5), 0.85, 0.2)
-
-
-def colour_rgb(name: str) -> tuple[float, float, float]:
-    return RGB.get(name, (0.5, 0.5, 0.5))
 
 
 def colour_rgba(name: str) -> tuple[float, float, float, float]:

@@ -1,0 +1,89 @@
+"""Setting the camera up: the preview with the board found, the pieces to lay, Calibrate."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.properties import BooleanProperty, ListProperty, StringProperty
+
+from companion.ui.screens.base import AppScreen
+from companion.ui.screens.pictures import texture_of
+
+PREVIEW_SECONDS = 0.4
+
+
+class CameraScreen(AppScreen):
+    """The camera's picture with the markers and places drawn over it, the board to calibrate
+    for (MemWars or MeM), the pieces to lay, and the calibration; the preview refreshes while
+    the screen is shown. What it says comes from companion/table/camera_setup.py."""
+
+    status = StringProperty("")
+    instructions = StringProperty("")
+    result = StringProperty("")
+    result_colour = ListProperty([1, 1, 1, 1])
+    simulated = BooleanProperty(False)
+    board = StringProperty("memwars")
+    """The board calibrated for: 'memwars' or 'mem'."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._refresh: Any = None
+
+    def on_pre_enter(self, *_: Any) -> None:
+        self.board = self.companion.controller.camera_board
+        if self._set_up(self.board):
+            self._refresh = Clock.schedule_interval(lambda _dt: self.refresh(), PREVIEW_SECONDS)
+
+    def choose(self, game: str) -> None:
+        """A tap on the board row: the plan and the preview become that board's."""
+        self.board = game
+        self._set_up(game)
+
+    def _set_up(self, game: str) -> bool:
+        from companion.errors import UserError
+
+        try:
+            setup = self.companion.controller.choose_camera_board(game)
+        except UserError as err:  # the camera given cannot be opened
+            self.status, self.instructions, self.result = str(err), "", ""
+            return False
+        self.instructions = setup.instructions
+        self.simulated = self.companion.controller.simulated_camera is not None
+        self.result = ""
+        self.refresh()
+        return True
+
+    def on_leave(self, *_: Any) -> None:
+        if self._refresh is not None:
+            self._refresh.cancel()
+            self._refresh = None
+        self.companion.controller.close_camera_setup()
+
+    def refresh(self) -> None:
+        from companion.errors import UserError
+
+        try:
+            picture, self.status = self.companion.controller.camera_setup().preview()
+        except UserError as err:  # the camera stopped (unplugged, say)
+            self.status = str(err)
+            return
+        if picture is not None:
+            self.ids.preview.texture = texture_of(picture)
+
+    def lay_plan(self) -> None:
+        self.companion.controller.lay_calibration_plan()
+        self.refresh()
+
+    def calibrate(self) -> None:
+        from companion.table.camera_setup import outcome_text
+
+        setup = self.companion.controller.camera_setup()
+        outcome = setup.calibrate()
+        if outcome.picture is not None:
+            self.ids.preview.texture = texture_of(outcome.picture)
+        self.result = outcome_text(outcome, setup.game)
+        self.result_colour = [0.5, 1, 0.5, 1] if outcome.saved else [1, 0.45, 0.4, 1]
+
+    def leave(self) -> None:
+        self.manager.current = "home"
