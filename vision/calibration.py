@@ -28,9 +28,9 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.errors import UserError
-from companion.files import parsing, read_input_text, write_atomically
 from vision.colours import NEUTRAL_CHROMA, ColourModel, chroma_distance, features
+from vision.common.errors import UserError
+from vision.common.files import parsing, read_input_text, write_atomically
 from vision.geometry import Board, load_board
 from vision.lean import Lean
 from vision.plans import MAX_COLOURS, PLAN_PLACES, Place, calibration_plan

@@ -11,8 +11,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from companion.devices.closing import Closing
 from companion.devices.debounce import Debouncer
+from vision.common.closing import Closing
 
 PressKind = Literal["player", "pause"]
 DEFAULT_DEBOUNCE_NS = 30_000_000

@@ -31,13 +31,13 @@ from companion.clock import model
 from companion.clock.display import ClockDisplay
 from companion.clock.game import GameClock
 from companion.clock.model import Events
-from companion.devices.closing import Closing
 from companion.games.contract import Action, Event, GameEngine, IllegalAction
 from companion.observations import ScanDesk, ScanOutcome, ScanVerdict
 from companion.publish import wire
 from companion.publish.homeassistant import discovery_messages
 from companion.publish.publisher import Publisher
 from companion.session import Notification, Referee
+from vision.common.closing import Closing
 
 log = logging.getLogger(__name__)
 
