@@ -25,7 +25,7 @@ at most one stone, so the stone can be described whole:
    a guess; a blob like no stone at all (skin, a sleeve) makes the square occluded.
 
     counter = calibration.counter(measurer)   # a StoneCalibration's (vision/stone_calibration.py)
-    counts = counter.count(measured)          # per square: ZoneCounts, as vision/reader.py
+    counts = counter.count(measured)          # per square: ZoneCounts (vision/reading.py)
 
 This module knows nothing of the calibration that learns the stones nor of the board reader
 that asks for the counts: both import it. The reader finds a counter through CountsStones,
