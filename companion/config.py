@@ -25,7 +25,7 @@ from typing import Any, Final
 import platformdirs
 
 from companion.errors import UserError
-from companion.files import parsing, read_input_text
+from vision.common.files import parsing, read_input_text
 
 APP_NAME = "tabletop-companion"
 CONFIG_ENV = "COMPANION_CONFIG"

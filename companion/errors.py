@@ -1,14 +1,11 @@
-"""Errors a user can cause, each worth one clear line and exit code 2."""
+"""Errors a user can cause, each worth one clear line and exit code 2.
+
+UserError is defined in vision/common/errors.py, since vision raises it too and vision never
+imports companion; it is the same class here, for the many companion modules that name it.
+"""
 
 from __future__ import annotations
 
+from vision.common.errors import UserError
 
-class UserError(Exception):
-    """Bad input from a user: a file, a command line, a record. Printed as one line."""
-
-    exit_code = 2
-
-    def __init__(self, message: str, *, where: str | None = None) -> None:
-        self.message = message
-        self.where = where
-        super().__init__(f"{where}: {message}" if where else message)
+__all__ = ["UserError"]

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from companion.errors import UserError
-from companion.files import parsing, read_input_text, read_stream_text
 from companion.games import find_engine
 from companion.games.contract import (
     JSON,
@@ -31,6 +30,7 @@ from companion.games.contract import (
     GameEngine,
     IllegalAction,
 )
+from vision.common.files import parsing, read_input_text, read_stream_text
 
 RECORD_MAGIC = "tabletop-companion/game-record"
 RECORD_VERSION = 1
@@ -203,7 +203,7 @@ def read_record(stream: IO[str], name: str = "<record>") -> GameRecord:
 
 def read_record_file(name: str) -> GameRecord:
     """The record in file `name`, or on standard input for '-': read as every input file is
-    (companion/files.py: a regular file, a few MB at most, UTF-8) and parsed."""
+    (vision/common/files.py: a regular file, a few MB at most, UTF-8) and parsed."""
     if name == "-":
         text = read_stream_text(sys.stdin.buffer, "<stdin>", "game record")
         return read_record(io.StringIO(text), "<stdin>")

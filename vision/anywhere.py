@@ -21,9 +21,9 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.errors import UserError
 from vision.calibration import core_samples
 from vision.colours import NEUTRAL_CHROMA, chroma_distance, features, hue_and_saturation
+from vision.common.errors import UserError
 from vision.crystal_groups import Spot, check_findable, plan_from_spots
 from vision.geometry import Board
 from vision.measure import Measured, Measurer, measure_all

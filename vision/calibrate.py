@@ -30,6 +30,7 @@ from vision.lean import Lean, fit_lean
 from vision.measure import Measured, Measurer, measure_all
 from vision.plans import Place, Plan, alone, crystals_by_place
 from vision.reader import BoardReader
+from vision.stone_calibration import calibrate_stones
 
 Image = NDArray[np.uint8]
 
@@ -49,8 +50,6 @@ def calibrate(
 ) -> CalibrationResult:
     if board.game == "mem":
         # MeM: one stone a square, told by its whole colour (vision/stone_calibration.py).
-        from vision.stone_calibration import calibrate_stones
-
         # A MeM plan is one stone on each of its own numbered squares (vision/plans.py).
         squares = {name: tuple(int(p) for p in places) for name, places in plan.items()}
         return calibrate_stones(board, frames, squares, roles, board_file)

@@ -12,12 +12,16 @@ another. Whatever fails is said in words a player understands.
     result = calibrate(board, frames, plan, roles={"side-1": "red", ...})  # vision.calibrate
     result.problems            # () when every check passed
     result.calibration.save(path)
+    load_calibration(path)     # vision/calibration_file.py: a Calibration, or a subclass
+
+Calibration is the base of every kind: MeM's stones extend it (StoneCalibration,
+vision/stone_calibration.py), and this module knows nothing of them. Reading a file, which
+must choose the kind, is vision/calibration_file.py's, which imports every kind.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -28,9 +32,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.errors import UserError
-from companion.files import parsing, read_input_text, write_atomically
 from vision.colours import NEUTRAL_CHROMA, ColourModel, chroma_distance, features
+from vision.common.files import write_atomically
 from vision.geometry import Board, load_board
 from vision.lean import Lean
 from vision.plans import MAX_COLOURS, PLAN_PLACES, Place, calibration_plan
@@ -48,10 +51,6 @@ __all__ = [
 
 FORMAT = "companion-vision-calibration"
 VERSION = 1
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,38 +103,11 @@ class Calibration:
         write_atomically(path, (json.dumps(self.to_dict(), indent=2) + "\n").encode())
 
     @classmethod
-    def load(cls, path: Path) -> Calibration:
-        if not os.path.lexists(path):
-            raise UserError("no such calibration file", where=str(path))
-        text = read_input_text(path, "calibration file")
-        try:
-            with parsing(str(path), "calibration file"):
-                data = json.loads(text, parse_constant=_no_constant)
-        except json.JSONDecodeError as error:
-            raise UserError(f"not a calibration file: {error}", where=str(path)) from None
-        try:
-            with parsing(str(path), "calibration file"):
-                calibration = cls.from_dict(data)
-        except (KeyError, TypeError, IndexError, AttributeError) as error:
-            raise UserError(f"not a calibration file: {error!r}", where=str(path)) from None
-        try:
-            # "nan" and "inf" as text get past float(); no colour can be measured so.
-            json.dumps(calibration.to_dict(), allow_nan=False)
-        except ValueError:
-            raise UserError(
-                "not a calibration file: a number in it is not finite", where=str(path)
-            ) from None
-        return calibration
-
-    @classmethod
     def from_dict(cls, data: Any) -> Calibration:
+        """A calibration from what to_dict gave: the parts every calibration has (a subclass
+        reads its own besides, and ignores them here)."""
         if not isinstance(data, dict):
             raise ValueError("not a JSON object")
-        if cls is Calibration and "stones" in data:
-            # MeM: a calibration for single stones (vision/stone_calibration.py).
-            from vision.stone_calibration import StoneCalibration
-
-            return StoneCalibration.from_dict(data)
         if data.get("format") != FORMAT:
             raise ValueError(f"format is not {FORMAT!r}")
         if data.get("version") != VERSION:

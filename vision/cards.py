@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.decks.cardcode import CardCode, parse_card_code
+from vision.card_code import CardCode, parse_card_code
 
 log = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import median
 
-from companion.errors import UserError
+from vision.common.errors import UserError
 from vision.geometry import Board
 from vision.hue_names import FAR, distance, nameable, nearest
 from vision.plans import Place, check_colour_names

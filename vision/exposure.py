@@ -27,6 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.geometry import Board
+from vision.registration import RegistrationTracker
 from vision.sources.controls import CameraControls, Unsupported, describe
 
 log = logging.getLogger(__name__)
@@ -127,8 +128,6 @@ def meter_exposure(
     """Turns the camera's automatic exposure off, sets the exposure from the board's bare
     paper (the board must be in view), and holds the white balance where it is. None when
     the camera cannot set its exposure: it is left as it was."""
-    from vision.registration import RegistrationTracker
-
     if controls is None:
         return None
     try:

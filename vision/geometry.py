@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.errors import UserError
-from companion.files import parsing, read_input_text
+from vision.common.errors import UserError
+from vision.common.files import parsing, read_input_text
 
 BOARDS_DIR = Path(__file__).parent / "boards"
 DEFAULT_BOARD = BOARDS_DIR / "memwars.toml"

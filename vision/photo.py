@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.errors import UserError
+from vision.common.errors import UserError
 
 Image = NDArray[np.uint8]
 

@@ -26,8 +26,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from companion.errors import UserError
-from companion.files import parsing, read_input_text
+from vision.common.errors import UserError
+from vision.common.files import parsing, read_input_text
 from vision.geometry import Board
 
 Place = int | str

@@ -15,7 +15,6 @@ board afresh, or when many zones change at once; `hand_reasons` says which, and 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import cv2
@@ -30,8 +29,9 @@ from vision.glare import GlareWatch
 from vision.learning.counting import LearnedCounter
 from vision.learning.model import SHIPPED_MODEL, Shipped, ZoneModel
 from vision.measure import Measured, Measurer
-from vision.reading import BoardReading, HandReason, HandSign, ZoneReading
+from vision.reading import BoardReading, HandReason, HandSign, ZoneCounts, ZoneReading
 from vision.registration import Fit, RegistrationTracker
+from vision.stones import CountsStones
 
 Image = NDArray[np.uint8]
 
@@ -105,14 +105,6 @@ been over the board (a counter only turns under a hand: after one, every counter
 at again)."""
 
 
-@dataclass(frozen=True, slots=True)
-class ZoneCounts:
-    crystals: tuple[str, ...]
-    confidence: float
-    occluded: bool
-    black: int
-
-
 class BoardReader:
     def __init__(
         self,
@@ -157,10 +149,13 @@ class BoardReader:
         self._counter_cache: dict[int, tuple[int, tuple[int | None, ...], int]] = {}
         self._hand_was_over = False
         self._frames = 0
-        # MeM: one stone a square, told by its whole colour (vision/stones.py).
-        from vision.stones import stone_counter
-
-        self.stones = stone_counter(calibration, self.board, self.measurer)
+        # MeM: one stone a square, told by its whole colour (vision/stones.py), on a board
+        # calibrated for its stones; else crystals, by hue.
+        self.stones = (
+            calibration.counter(self.measurer)
+            if self.board.game == "mem" and isinstance(calibration, CountsStones)
+            else None
+        )
         if isinstance(zone_model, Shipped):
             zone_model = ZoneModel.shipped()
         self.learned = (

@@ -19,6 +19,19 @@ from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
+class ZoneCounts:
+    """One zone as a counter (the board reader's by hue, vision/stones.py's by stone) counts
+    it in one frame, before the board reader names its topology counters."""
+
+    crystals: tuple[str, ...]
+    confidence: float
+    occluded: bool
+    black: int
+    """The zone's pixels of the black class: where there are many, the reader looks for a
+    topology counter."""
+
+
+@dataclass(frozen=True, slots=True)
 class ZoneReading:
     key: str
     crystals: tuple[str, ...] = ()

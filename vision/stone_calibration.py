@@ -15,8 +15,11 @@ From the frames (the stones on their squares, nothing else on the board):
    other's tolerances cannot be told apart under this light and are named; and the frames
    are read back: each calibration square must read its colour, every other square empty.
 
-The result is a StoneCalibration: a Calibration (so it saves, loads and drives the board
-reader like any other) with the stones' descriptions and the bare squares.
+The result is a StoneCalibration: a Calibration (so it saves and drives the board reader
+like any other) with the stones' descriptions and the bare squares. The base knows nothing
+of it: vision/calibration_file.py tells a stone calibration's file from others, and the
+board reader asks for its stone counter through vision/stones.py's CountsStones. So this
+module may import the reader, to read the calibration frames back.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from vision.colours import ColourModel
 from vision.geometry import Board
 from vision.lean import Lean, fit_lean
 from vision.measure import Measured, Measurer, measure_all
+from vision.reader import BoardReader
 from vision.stones import (
     FEATURES,
     BareSquares,
@@ -282,8 +286,6 @@ def _read_back(
     images: list[Image],
     plan: Mapping[str, tuple[int, ...]],
 ) -> list[str]:
-    from vision.reader import BoardReader
-
     reader = BoardReader(calibration, board)
     expected = {str(p): name for name, places in plan.items() for p in places}
     problems = []

@@ -24,8 +24,13 @@ at most one stone, so the stone can be described whole:
    a stone between two colours reads as unsure (no stone named, low confidence), never as
    a guess; a blob like no stone at all (skin, a sleeve) makes the square occluded.
 
-    counter = StoneCounter(calibration, measurer)
-    counts = counter.count(measured)          # per square: ZoneCounts, as vision/reader.py
+    counter = calibration.counter(measurer)   # a StoneCalibration's (vision/stone_calibration.py)
+    counts = counter.count(measured)          # per square: ZoneCounts (vision/reading.py)
+
+This module knows nothing of the calibration that learns the stones nor of the board reader
+that asks for the counts: both import it. The reader finds a counter through CountsStones,
+a protocol any calibration that learnt stones meets, so that it need not import the
+calibration, which itself reads its frames back with the reader.
 """
 
 from __future__ import annotations
@@ -34,16 +39,15 @@ import base64
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, runtime_checkable
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.measure import GAMMA, GLARE_FROM, LOCAL_POINTS, Measured
-
-if TYPE_CHECKING:
-    from vision.reader import ZoneCounts
+from vision.measure import GAMMA, GLARE_FROM, LOCAL_POINTS, Measured, Measurer
+from vision.reading import ZoneCounts
+from vision.sampling import Sampler
 
 Floats = NDArray[np.float64]
 
@@ -315,7 +319,7 @@ def glare(measured: Measured, nearest: NDArray[np.intp], weights: Floats) -> Flo
     return np.asarray(np.where(glared, np.clip(added, 0.0, None).max(axis=1), 0.0), np.float64)
 
 
-def nearest_paper(sampler: Any) -> tuple[NDArray[np.intp], Floats]:
+def nearest_paper(sampler: Sampler) -> tuple[NDArray[np.intp], Floats]:
     """Each square's nearest paper points and their weights, as the measurement takes its
     local white (vision/measure.py)."""
     centres = np.array([zone.centre for zone in sampler.zones], np.float64)
@@ -457,7 +461,7 @@ class StoneCounter:
         self,
         colours: Sequence[StoneColour],
         bare: BareSquares,
-        sampler: Any,
+        sampler: Sampler,
         diameter: float,
     ) -> None:
         self.colours = tuple(colours)
@@ -486,8 +490,6 @@ class StoneCounter:
 
     def count(self, measured: Measured) -> list[ZoneCounts]:
         """The squares as the board reader counts its zones."""
-        from vision.reader import ZoneCounts
-
         return [
             ZoneCounts(
                 (read.name,) if read.name is not None else (),
@@ -499,11 +501,9 @@ class StoneCounter:
         ]
 
 
-def stone_counter(calibration: Any, board: Any, measurer: Any) -> StoneCounter | None:
-    """The stones' counter for the board reader: on a MeM board calibrated for its stones
-    (vision/stone_calibration.py), else None (the reader counts crystals by hue)."""
-    from vision.stone_calibration import StoneCalibration
+@runtime_checkable
+class CountsStones(Protocol):
+    """A calibration that learnt single stones (MeM's, vision/stone_calibration.py): it gives
+    the counter that reads a board's squares for the stones it learnt."""
 
-    if board.game != "mem" or not isinstance(calibration, StoneCalibration):
-        return None
-    return calibration.counter(measurer)
+    def counter(self, measurer: Measurer) -> StoneCounter: ...

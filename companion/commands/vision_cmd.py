@@ -293,7 +293,7 @@ def _load_image(path: Path) -> Any:
 
 
 def _calibration(path: str | None) -> Calibration:
-    from vision.calibration import Calibration
+    from vision.calibration_file import load_calibration
 
     file = Path(path) if path else default_calibration_path()
     if not path and not file.is_file():
@@ -301,7 +301,7 @@ def _calibration(path: str | None) -> Calibration:
             f"no saved calibration ({file}): run `companion vision calibrate` or give "
             "--calibration FILE"
         )
-    return Calibration.load(file)
+    return load_calibration(file)
 
 
 def _read(args: argparse.Namespace) -> int:

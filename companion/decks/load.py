@@ -17,7 +17,7 @@ from typing import Any
 from companion.decks.model import Card, Deck, normalise_tag
 from companion.decks.validate import Problem, check_deck
 from companion.errors import UserError
-from companion.files import parsing, read_input_bytes
+from vision.common.files import parsing, read_input_bytes
 
 DATA_DIR = Path(__file__).parent / "data"
 """Where bundled decks live, one `<id>.toml` each."""

@@ -36,7 +36,7 @@ from companion.config import default_data_dir
 from companion.decks import load as _load
 from companion.decks.load import DeckError, find_deck
 from companion.decks.model import Deck, normalise_tag
-from companion.files import write_atomically
+from vision.common.files import write_atomically
 
 TAG_MAP_FORMAT = "memdeck-tags/1"
 TAG_MAP_SUFFIX = ".tags.toml"

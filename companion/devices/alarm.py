@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
-from companion.devices.closing import Closing
+from vision.common.closing import Closing
 
 BEEPS = 3
 ON_S = 0.12

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.clock.presses import ButtonPress, ClockNs, OnPress, PressKind
-from companion.devices.closing import Closing
 from companion.devices.debounce import Debouncer
+from vision.common.closing import Closing
 
 DEFAULT_DEBOUNCE_NS = 30_000_000
 MAX_EDGE_AGE_NS = 1_000_000_000

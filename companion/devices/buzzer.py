@@ -18,7 +18,7 @@ from typing import Any, Literal, TextIO
 
 from companion.clock.display import NS_PER_S, ClockDisplay
 from companion.config import ClockConfig
-from companion.devices.closing import Closing
+from vision.common.closing import Closing
 
 BeepKind = Literal["flag", "warning", "countdown"]
 SHORT_BEEP_S = 0.1

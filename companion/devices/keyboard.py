@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from companion.clock.presses import ButtonPress, ClockNs, OnPress, PressKind
-from companion.devices.closing import Closing
+from vision.common.closing import Closing
 
 PLAYER_KEYS = "123456"
 """The clock's buttons on a keyboard: the digit i + 1 is player i's, in `companion clock` and

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from companion.clock.display import ClockDisplay
-from companion.devices.closing import Closing
+from vision.common.closing import Closing
 
 LightState = Literal["off", "on", "blink"]
 BLINK_S = 0.25

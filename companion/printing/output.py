@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Literal
 
 from companion.errors import UserError
-from companion.files import write_atomically
+from vision.common.files import write_atomically
 
 OutputKind = Literal["pdf", "png"]
 

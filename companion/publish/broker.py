@@ -54,9 +54,9 @@ from http import HTTPStatus
 from pathlib import Path
 from typing import Any, Self
 
-from companion.devices.closing import Closing
 from companion.errors import UserError
 from companion.lan import is_this_machine
+from vision.common.closing import Closing
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 1883

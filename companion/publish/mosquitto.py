@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.devices.closing import Closing
+from vision.common.closing import Closing
 
 START_TIMEOUT_S = 10.0
 

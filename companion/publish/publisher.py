@@ -43,9 +43,9 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 from companion.config import BrokerConfig
-from companion.devices.closing import Closing
 from companion.errors import UserError
 from companion.publish.wire import DEFAULT_PREFIX, OFFLINE, ONLINE, Message, Topics
+from vision.common.closing import Closing
 
 log = logging.getLogger(__name__)
 

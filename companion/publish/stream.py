@@ -30,7 +30,6 @@ from typing import Any, Final
 from companion.clock import model
 from companion.clock.display import ClockDisplay
 from companion.clock.model import Events
-from companion.devices.closing import Closing
 from companion.games import find_plugin, plugin_names
 from companion.games.contract import Action, GameEngine, IllegalAction
 from companion.games.plugin import GamePlugin, Narrator
@@ -40,6 +39,7 @@ from companion.publish.publisher import Publisher
 from companion.session import Notification, Referee
 from companion.table.game_clock import GameClock
 from companion.table.observations import ScanDesk, ScanOutcome, ScanVerdict
+from vision.common.closing import Closing
 
 log = logging.getLogger(__name__)
 

@@ -75,13 +75,13 @@ class CameraWatch:
 
     def _run(self) -> None:
         from companion.table.unsure import UnsureState, unsure_step
-        from vision.calibration import Calibration
+        from vision.calibration_file import load_calibration
         from vision.reader import BoardReader
         from vision.sources import open_source
         from vision.temporal import FilterState, step
 
         try:
-            reader = BoardReader(Calibration.load(self.calibration))
+            reader = BoardReader(load_calibration(self.calibration))
             state = FilterState.start(self._initial)
             unsure = UnsureState()
             with open_source(self.spec) as source:

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from companion.devices.cardreader.events import CardEvent, CardPresented
-from companion.devices.closing import Closing
 from companion.errors import UserError
 from companion.table.observations import ScanDesk, TagLookup
+from vision.common.closing import Closing
 
 if TYPE_CHECKING:
     from companion.devices.cardreader.reader import CardReader

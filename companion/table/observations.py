@@ -18,10 +18,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
-from companion.decks.cardcode import parse_card_code
 from companion.devices.cardreader.events import CardPresented
 from companion.games.contract import Expectation
 from companion.session import Referee
+from vision.card_code import parse_card_code
 
 log = logging.getLogger(__name__)
 

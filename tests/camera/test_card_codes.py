@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from companion.decks.model import PLACES
 from companion.printing.layout import QR_PREFIX, qr_payload
+from vision.card_code import CARD_CODE_PREFIX, CARDS_IN_A_DECK
 from vision.cards import CardCode, parse_card_code
 
 DECK = "mythologies-of-earth"
@@ -46,10 +48,15 @@ def test_parsing(text: str, expected: CardCode | None) -> None:
 
 
 def test_every_printed_code_reads_back() -> None:
-    assert QR_PREFIX == "memdeck"
+    assert QR_PREFIX == CARD_CODE_PREFIX == "memdeck"
     for number in range(1, 101):
         assert parse_card_code(qr_payload(DECK, number)) == CardCode(DECK, number)
 
 
 def test_the_tag_of_a_code_is_its_text() -> None:
     assert CardCode(DECK, 17).tag == "memdeck:mythologies-of-earth:17"
+
+
+def test_the_highest_card_number_is_a_decks_last_place() -> None:
+    # vision keeps its own copy, since it never imports companion.
+    assert CARDS_IN_A_DECK == PLACES

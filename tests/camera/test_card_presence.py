@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from companion.devices.cardreader.camera_presence import CardPresence
 from companion.devices.cardreader.events import CardPresented, CardRemoved
-from vision.card_presence import CardPresence
 
 MS = 1_000_000
 A = "memdeck:plain:1"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from companion.table.camera_setup import CameraSetup
-from vision.calibration import Calibration
+from vision.calibration_file import load_calibration
 from vision.geometry import load_board
 from vision.synth import Scene, SyntheticCamera
 from vision.synth.conditions import Conditions
@@ -57,5 +57,5 @@ def test_with_the_plans_crystals_laid_the_calibration_is_saved(tmp_path: Path) -
     outcome = setup.calibrate()
     assert outcome.saved, outcome.problems
     assert "Calibrated red, blue, yellow" in outcome.summary
-    assert [m.name for m in Calibration.load(out).colours] == list(COLOURS)
+    assert [m.name for m in load_calibration(out).colours] == list(COLOURS)
     assert outcome.picture is not None

@@ -11,7 +11,7 @@ from companion.store import Store
 from companion.table.camera_setup import CameraSetup, outcome_text, stone_problems
 from companion.ui.controller import Controller
 from tests.vision_mem.helpers import EASY, MEM_BOARD, mem_board
-from vision.calibration import Calibration
+from vision.calibration_file import load_calibration
 from vision.plans import calibration_plan_for
 from vision.reader import BoardReader
 from vision.stone_calibration import StoneCalibration
@@ -92,7 +92,7 @@ def test_with_the_stones_laid_the_mem_calibration_is_saved_and_reads_the_board(
     assert outcome.saved, outcome.problems
     assert outcome.summary.startswith("Calibrated white, black, red, blue, green")
     assert outcome.summary.endswith("MeM games read the board with it from the next one on.")
-    saved = Calibration.load(out)
+    saved = load_calibration(out)
     assert isinstance(saved, StoneCalibration)
     assert [s.name for s in saved.stones] == list(MEM_STONES)
     # The board a game's reader loads from the calibration is MeM's.

@@ -60,9 +60,9 @@ SEEDS = [CRYSTALS, STONES]
 
 
 def load(path: Path) -> None:
-    from vision.calibration import Calibration
+    from vision.calibration_file import load_calibration
 
-    Calibration.load(path)
+    load_calibration(path)
 
 
 @FUZZ

@@ -17,9 +17,9 @@ from tests.fuzz.harness import run_companion, survives
 
 
 def _calibration(path: Path) -> None:
-    from vision.calibration import Calibration
+    from vision.calibration_file import load_calibration
 
-    Calibration.load(path)
+    load_calibration(path)
 
 
 def _board(path: Path) -> None:

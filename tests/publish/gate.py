@@ -7,7 +7,7 @@ import contextlib
 import socket
 import threading
 
-from companion.devices.closing import Closing
+from vision.common.closing import Closing
 
 
 class Gate(Closing):

@@ -5,7 +5,7 @@ laid, calibrated and saved where a MeM game with a camera reads it."""
 from __future__ import annotations
 
 from companion.table.camera_setup import CameraSetup
-from vision.calibration import Calibration
+from vision.calibration_file import load_calibration
 from vision.stone_calibration import StoneCalibration
 
 from .screen import Screen
@@ -38,7 +38,7 @@ def test_the_camera_is_calibrated_for_mem_from_the_screen(screen: Screen) -> Non
     screen.tap(camera.ids.calibrate)
     assert camera.result.startswith("Calibrated white, black, red"), camera.result
     assert str(controller.mem_calibration_path) in camera.result
-    saved = Calibration.load(controller.mem_calibration_path)
+    saved = load_calibration(controller.mem_calibration_path)
     assert isinstance(saved, StoneCalibration) and len(saved.stones) == 11
     assert not controller.calibration_path.exists()  # MemWars' calibration is untouched
     screen.shot("camera-mem-calibrated")

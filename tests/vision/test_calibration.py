@@ -23,7 +23,8 @@ from tests.vision.helpers import (
 )
 from vision.anywhere import find_plan
 from vision.calibrate import calibrate
-from vision.calibration import Calibration, calibration_plan
+from vision.calibration import calibration_plan
+from vision.calibration_file import load_calibration
 from vision.geometry import Board
 from vision.plans import crystals_by_place
 from vision.reader import BoardReader
@@ -67,7 +68,7 @@ def test_an_easy_frame_calibrates_without_problems_and_survives_saving(
     assert calibration.image_size == EASY.size
     path = tmp_path / "calibration.json"
     calibration.save(path)
-    assert Calibration.load(path) == calibration
+    assert load_calibration(path) == calibration
     assert json.loads(path.read_text())["format"] == "companion-vision-calibration"
 
 
@@ -168,7 +169,7 @@ def test_a_bad_calibration_file_is_one_error_naming_it(tmp_path: Path, content: 
     path = tmp_path / "cal.json"
     path.write_bytes(content)
     with pytest.raises(UserError) as caught:
-        Calibration.load(path)
+        load_calibration(path)
     assert caught.value.where == str(path)
     assert str(caught.value).startswith(f"{path}: ")
     assert "\n" not in str(caught.value)
@@ -177,14 +178,14 @@ def test_a_bad_calibration_file_is_one_error_naming_it(tmp_path: Path, content: 
 def test_the_sample_calibration_file_loads(tmp_path: Path) -> None:
     path = tmp_path / "cal.json"
     path.write_text(json.dumps(a_calibration_file()))
-    calibration = Calibration.load(path)
+    calibration = load_calibration(path)
     assert calibration.colour("red").area == 120.0
     assert calibration.roles == {"side-1": "red"}
 
 
 def test_a_missing_calibration_file_is_named(tmp_path: Path) -> None:
     with pytest.raises(UserError, match="no such calibration file") as caught:
-        Calibration.load(tmp_path / "nowhere.json")
+        load_calibration(tmp_path / "nowhere.json")
     assert caught.value.where == str(tmp_path / "nowhere.json")
 
 

@@ -14,7 +14,8 @@ from companion.table.camera_setup import CameraSetup
 from tests.vision.helpers import BLUE, EASY, RED, YELLOW
 from vision import sources
 from vision.calibrate import calibrate
-from vision.calibration import Calibration, calibration_plan
+from vision.calibration import calibration_plan
+from vision.calibration_file import load_calibration
 from vision.exposure import (
     CLIPPED,
     HIGHEST,
@@ -155,7 +156,7 @@ def test_the_calibrate_command_sets_the_exposure_before_learning(
     assert code == 0, captured.err
     lines = captured.out.splitlines()
     assert sum(line.startswith("Exposure set to ") for line in lines) == 1
-    assert [model.name for model in Calibration.load(out).colours] == [RED, BLUE, YELLOW]
+    assert [model.name for model in load_calibration(out).colours] == [RED, BLUE, YELLOW]
 
 
 def test_the_apps_calibration_sets_the_exposure_first(board: Board, tmp_path: Path) -> None:

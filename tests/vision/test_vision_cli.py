@@ -15,6 +15,7 @@ from numpy.typing import NDArray
 from companion.cli import main
 from tests.vision.helpers import BLUE, EASY, PLAN_FILE, RED, YELLOW, plan_scene
 from vision.calibration import Calibration, calibration_plan
+from vision.calibration_file import load_calibration
 from vision.geometry import Board
 from vision.synth import Scene, render
 
@@ -62,7 +63,7 @@ def test_calibrating_from_a_picture_saves_the_file_and_an_annotated_view(
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert captured.err == ""
-    calibration = Calibration.load(out)
+    calibration = load_calibration(out)
     assert [model.name for model in calibration.colours] == [RED, BLUE, YELLOW]
     assert dict(calibration.roles) == {"side-1": RED, "side-2": BLUE, "challenge": YELLOW}
     view = tmp_path / "cal-view.png"
@@ -109,7 +110,7 @@ def test_calibrating_to_a_plan_file(
     code = main(["vision", "calibrate", "--colours", "red,blue,yellow", *arguments])
     captured = capsys.readouterr()
     assert code == 0, captured.err
-    assert [model.name for model in Calibration.load(out).colours] == [RED, BLUE, YELLOW]
+    assert [model.name for model in load_calibration(out).colours] == [RED, BLUE, YELLOW]
 
 
 def test_show_plan_says_where_a_plan_file_puts_the_crystals(

@@ -23,7 +23,7 @@ from tests.vision_mem.helpers import (
     mem_calibration,
     mem_position,
 )
-from vision.calibration import Calibration
+from vision.calibration_file import load_calibration
 from vision.reader import BoardReader
 from vision.stone_calibration import StoneCalibration
 from vision.synth import Conditions, Glare, Hand, Scene, render
@@ -145,7 +145,7 @@ def test_a_stone_calibration_saves_and_loads(tmp_path: Path) -> None:
     assert isinstance(calibration, StoneCalibration)
     path = tmp_path / "mem.json"
     calibration.save(path)
-    loaded = Calibration.load(path)
+    loaded = load_calibration(path)
     assert isinstance(loaded, StoneCalibration)
     assert [s.name for s in loaded.stones] == list(MEM_STONES)
     for saved, stone in zip(loaded.stones, calibration.stones, strict=True):

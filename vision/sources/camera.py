@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 import cv2
 
-from companion.errors import UserError
+from vision.common.errors import UserError
 from vision.sources.controls import Unsupported, WhiteBalance
 from vision.sources.frame import CameraLost, Frame, Source, as_bgr
 from vision.sources.opencv_log import opencv_quiet

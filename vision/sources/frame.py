@@ -19,8 +19,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.devices.closing import Closing
-from companion.errors import UserError
+from vision.common.closing import Closing
+from vision.common.errors import UserError
 
 Image = NDArray[np.uint8]
 """A picture as OpenCV holds it: height x width x 3, BGR, uint8."""

@@ -18,7 +18,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from companion.errors import UserError
+from vision.common.errors import UserError
 from vision.photo import PhotoError, load_photo
 from vision.sources.frame import Frame, Source, as_bgr
 

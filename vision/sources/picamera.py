@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from companion.errors import UserError
+from vision.common.errors import UserError
 from vision.sources.controls import Unsupported, WhiteBalance
 from vision.sources.frame import CameraLost, Frame, Source, as_bgr
 

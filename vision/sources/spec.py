@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-from companion.errors import UserError
+from vision.common.errors import UserError
 from vision.geometry import load_board
 from vision.sources.camera import CameraSource
 from vision.sources.frame import Source

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import cv2
 
-from companion.errors import UserError
+from vision.common.errors import UserError
 from vision.sources.frame import Frame, Image, Source, as_bgr
 from vision.sources.opencv_log import opencv_quiet
 

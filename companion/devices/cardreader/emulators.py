@@ -28,7 +28,7 @@ import serial
 
 from companion.devices.cardreader import pn532
 from companion.devices.cardreader.rdm6300 import encode_frame
-from companion.devices.closing import Closing
+from vision.common.closing import Closing
 
 POLL_S = 0.005
 """How long an emulator's read waits: how late it may answer or notice a failing port."""

@@ -36,8 +36,8 @@ import weakref
 from collections.abc import Callable
 from pathlib import Path
 
-from companion.devices.closing import Closing
 from companion.stopping import clean_up_on_sigterm
+from vision.common.closing import Closing
 
 DEFAULT_TIMEOUT_S = 5.0
 

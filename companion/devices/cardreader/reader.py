@@ -38,7 +38,7 @@ from companion.devices.cardreader.events import (
 )
 from companion.devices.cardreader.presence import DEFAULT_SILENCE_NS, PresenceTracker
 from companion.devices.cardreader.protocol import ReaderProtocol
-from companion.devices.closing import Closing
+from vision.common.closing import Closing
 
 log = logging.getLogger(__name__)
 

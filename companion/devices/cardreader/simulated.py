@@ -19,7 +19,7 @@ from companion.devices.cardreader.events import CardEvent, CardPresented, CardRe
 from companion.devices.cardreader.ptypair import PtyPair
 from companion.devices.cardreader.reader import CardReader
 from companion.devices.cardreader.registry import make_protocol
-from companion.devices.closing import Closing
+from vision.common.closing import Closing
 
 # How long each module keeps quiet between sightings, and so how long a card must be gone
 # before it counts as removed.

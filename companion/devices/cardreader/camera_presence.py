@@ -7,7 +7,7 @@ appears, one CardRemoved when it has not been read for a while.
         for event in presence.update((s.tag for s in sightings), frame.t_ns):
             desk.scanned(event) if event.kind == "presented" else ...
 
-Each card has its own PresenceTracker (companion.devices.cardreader.presence), the logic
+Each card has its own PresenceTracker (presence.py), the logic
 every RFID reader uses, since a camera, unlike a reader's antenna, may see two cards at
 once. And a camera never learns that a card has gone, only that this frame did not read it
 (a hand over it, glare, a blurred frame): a card is removed only after a silence, a longer

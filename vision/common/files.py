@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Final
 
-from companion.errors import UserError
+from vision.common.errors import UserError
 
 
 def write_atomically(path: Path, data: bytes) -> None:

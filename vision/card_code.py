@@ -12,11 +12,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from companion.decks.model import PLACES
-
 CARD_CODE_PREFIX = "memdeck"
 """The same prefix as `companion.printing.layout.QR_PREFIX`, which prints it; kept apart so
 that reading a code does not load the PDF machinery (a test checks the two agree)."""
+CARDS_IN_A_DECK = 100
+"""The highest card number, `companion.decks.model.PLACES`; kept here because vision never
+imports companion (a test checks the two agree)."""
 
 _CARD_CODE = re.compile(
     rf"{CARD_CODE_PREFIX}:(?P<deck>[a-z0-9]+(?:-[a-z0-9]+)*):(?P<number>[1-9][0-9]{{0,2}})"
@@ -43,6 +44,6 @@ def parse_card_code(text: str) -> CardCode | None:
     if match is None:
         return None
     number = int(match["number"])
-    if number > PLACES:
+    if number > CARDS_IN_A_DECK:
         return None
     return CardCode(match["deck"], number)
