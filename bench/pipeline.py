@@ -49,6 +49,7 @@ from companion.publish.publisher import Publisher
 from companion.publish.stream import GameStream
 from companion.session import Referee
 from companion.store import Store
+from companion.table.not_started import NotStarted
 
 FPS = 15.0
 PLACEMENTS = 200
@@ -132,8 +133,8 @@ def play(
     live = LiveGame(referee, colours, camera=True)
     seen: queue.Queue[dict[str, tuple[str, ...]]] = queue.Queue()
     table = VirtualTable.start(side_count=2, on_seen=seen.put, fps=FPS)
-    if isinstance(table, str):
-        raise SystemExit(f"the virtual camera did not start: {table}")
+    if isinstance(table, NotStarted):
+        raise SystemExit(f"the virtual camera did not start: {table.why}")
     latencies: list[float] = []
     try:
         while len(latencies) < count:

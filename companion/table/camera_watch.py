@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from companion.errors import UserError
+from companion.table.not_started import NotStarted
 
 log = logging.getLogger(__name__)
 
@@ -61,10 +62,12 @@ class CameraWatch:
         *,
         initial: Mapping[str, tuple[str, ...]] | None = None,
         on_unsure: Unsure | None = None,
-    ) -> CameraWatch | str:
+    ) -> CameraWatch | NotStarted:
         """Watching, or why the camera cannot watch (no calibration yet, say)."""
         if not calibration.is_file():
-            return f"the camera is not calibrated yet ({calibration}): set it up from Home"
+            return NotStarted(
+                f"the camera is not calibrated yet ({calibration}): set it up from Home"
+            )
         watch = cls(spec, calibration, on_seen, on_lost, initial=initial, on_unsure=on_unsure)
         watch._thread.start()
         return watch

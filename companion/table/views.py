@@ -5,6 +5,7 @@ being asked. Plain data; the screens only draw it."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from companion.games.drawing import Drawing
 
@@ -36,6 +37,30 @@ class TakebackView:
     agreed: tuple[int, ...]
     waiting: tuple[int, ...]
     """The sides yet to agree."""
+
+
+@dataclass(frozen=True, slots=True)
+class CameraStatus:
+    """Whether a camera watches the table: 'watching', 'off' (no camera in this game) or
+    'lost' (it stopped, for `why`; the game goes on by touch)."""
+
+    state: Literal["watching", "off", "lost"]
+    why: str = ""
+
+    @property
+    def watching(self) -> bool:
+        return self.state == "watching"
+
+    @property
+    def lost(self) -> bool:
+        return self.state == "lost"
+
+    def __str__(self) -> str:
+        return f"lost: {self.why}" if self.lost else self.state
+
+
+WATCHING = CameraStatus("watching")
+NO_CAMERA = CameraStatus("off")
 
 
 RGB = tuple[float, float, float]

@@ -61,6 +61,7 @@ from companion.table.card_reading import (
     SerialReader,
 )
 from companion.table.game_clock import GameClock
+from companion.table.not_started import NotStarted
 from companion.table.observations import ScanDesk
 from companion.table.touch_play import TouchPlay
 from companion.table.views import AlertView
@@ -428,8 +429,8 @@ class Controller:
             self.call_soon(lambda: live.camera_lost(why))
 
         table = VirtualTable.start(len(colours.sides), on_seen=seen, colours=colours)
-        if isinstance(table, str):
-            live.camera_lost(f"the virtual camera did not start: {table}")
+        if isinstance(table, NotStarted):
+            live.camera_lost(f"the virtual camera did not start: {table.why}")
             return
         table.on_failure = failed
         self.table = table
@@ -452,8 +453,8 @@ class Controller:
             self.call_soon(lambda: play.camera_lost(why))
 
         table = VirtualMemTable.start(rules_board(play.state), on_seen=seen, on_unsure=unsure)
-        if isinstance(table, str):
-            play.camera_lost(f"the virtual camera did not start: {table}")
+        if isinstance(table, NotStarted):
+            play.camera_lost(f"the virtual camera did not start: {table.why}")
             return
         table.on_failure = failed
         self.mem_table = table
@@ -479,8 +480,8 @@ class Controller:
             initial=camera_stones(rules_board(play.state)),
             on_unsure=lambda zones: self.call_soon(lambda: play.table_unsure(zones)),
         )
-        if isinstance(watch, str):
-            play.camera_lost(watch)
+        if isinstance(watch, NotStarted):
+            play.camera_lost(watch.why)
             return
         self.watch = watch
 
@@ -546,8 +547,8 @@ class Controller:
             on_seen=lambda board: self.call_soon(lambda: live.table_seen(board)),
             on_lost=lambda why: self.call_soon(lambda: live.camera_lost(why)),
         )
-        if isinstance(watch, str):
-            live.camera_lost(watch)
+        if isinstance(watch, NotStarted):
+            live.camera_lost(watch.why)
             return
         self.watch = watch
 

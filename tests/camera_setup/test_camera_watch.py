@@ -13,6 +13,7 @@ from companion.config import Config
 from companion.store import Store
 from companion.table.camera_setup import CameraSetup
 from companion.table.camera_watch import CameraWatch
+from companion.table.not_started import NotStarted
 from companion.ui.controller import Controller, GameChoices
 from vision.geometry import load_board
 from vision.synth import Scene, SyntheticCamera
@@ -65,7 +66,7 @@ def test_what_the_camera_commits_is_handed_on_and_its_end_is_said(
 
 def test_an_uncalibrated_camera_says_so(tmp_path: Path) -> None:
     why = CameraWatch.start("0", tmp_path / "none.json", lambda _b: None, lambda _w: None)
-    assert isinstance(why, str) and "not calibrated" in why
+    assert isinstance(why, NotStarted) and "not calibrated" in why.why
 
 
 def test_a_game_watched_by_a_camera_that_stops_goes_on_by_touch(
@@ -84,7 +85,7 @@ def test_a_game_watched_by_a_camera_that_stops_goes_on_by_touch(
         for job in list(jobs):  # what the camera thread handed over, on the game's thread
             job()
         view = live.view()
-        assert view.camera == "lost: the camera sent no more frames"
+        assert str(view.camera) == "lost: the camera sent no more frames"
         assert not view.held
         assert live.decide("roll") is None
         controller.close()

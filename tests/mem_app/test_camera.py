@@ -112,7 +112,7 @@ def lift_and_move(table: Table, square: int, cell: tuple[int, int]) -> None:
     assert view.selected == square and not view.alerts, view.alerts
     play.tap_cell(side, cell)
     if play.view().pending == square:  # held for the other player's block or allow
-        assert play.view().camera == "watching" and not play.view().alerts
+        assert play.view().camera.watching and not play.view().alerts
         play.press("allow")
     assert play.state.board[square] == 0
 
@@ -122,7 +122,7 @@ def test_a_stone_lifted_off_the_filmed_board_is_picked_up(store: Store) -> None:
     play = mem_game(store, alerts)
     assert rules_board(play.state) == dealt(SEED)
     table = Table(play)
-    assert table.commits == 0 and play.view().camera == "watching"
+    assert table.commits == 0 and play.view().camera.watching
     view = play.view()
     assert view.selected is None and not view.held and view.actor == play.state.turn
     colour = table.lift(12)
@@ -244,7 +244,7 @@ def test_the_simulated_table_lifts_a_stone_for_the_camera_to_see(store: Store) -
     try:
         play = controller.start_mem(MemChoices(names=("Ada", "Bo"), seed=SEED))
         table = controller.mem_table
-        assert table is not None and play.view().camera == "watching"
+        assert table is not None and play.view().camera.watching
         assert table.contents() == rules_board(play.state)
         controller.mem_table_tap(7)
         assert jobs.until(lambda: play.view().selected == 7)

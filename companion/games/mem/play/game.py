@@ -63,7 +63,7 @@ from companion.games.mem.table import (
 )
 from companion.session import Notification, Referee
 from companion.store import replayed
-from companion.table.views import AlertView, EndView
+from companion.table.views import NO_CAMERA, WATCHING, AlertView, CameraStatus, EndView
 
 log = logging.getLogger(__name__)
 
@@ -132,7 +132,7 @@ class MemView:
     what the camera sees there."""
     held: bool = False
     """True while the table must be put right before the game goes on."""
-    camera: str = "off"
+    camera: CameraStatus = NO_CAMERA
     """'watching', 'off' (no camera in this game) or 'lost: <why>'."""
 
 
@@ -183,7 +183,7 @@ class MemPlay:
         """The position a hint is being searched for, or None."""
         self._takeback: TakebackAsk | None = None
         self._history, self._events = self._replay()
-        self._camera = "watching" if camera else "off"
+        self._camera = WATCHING if camera else NO_CAMERA
         self._on_alert = on_alert
         self._table = _Table()
         if camera:
@@ -241,7 +241,7 @@ class MemPlay:
 
     def table_seen(self, board: Board) -> None:
         """The camera committed a new reading of the whole board."""
-        if self._camera != "watching":
+        if not self._camera.watching:
             return
         table = self._table
         table.seen = {z: tuple(sorted(c)) for z, c in board.items() if c}
@@ -252,16 +252,16 @@ class MemPlay:
 
     def table_unsure(self, zones: frozenset[str]) -> None:
         """The squares whose stone the camera cannot name now: never an alert."""
-        if self._camera != "watching" or zones == self._table.unsure:
+        if not self._camera.watching or zones == self._table.unsure:
             return
         self._table.unsure = zones
         self._recheck()
 
     def camera_lost(self, why: str) -> None:
         """The camera stopped: say so once; from now on stones are picked up by touch."""
-        if self._camera.startswith("lost"):
+        if self._camera.lost:
             return
-        self._camera = f"lost: {why}"
+        self._camera = CameraStatus("lost", why)
         self._table = _Table()
         log.warning("game %d: camera lost (%s); moves by touch", self.referee.game_id, why)
         self._message = f"The camera stopped ({why}). Pick stones up by touch."
@@ -295,7 +295,7 @@ class MemPlay:
         return {z: c for z, c in seen.items() if c}
 
     def _recheck(self) -> None:
-        if self._camera != "watching":
+        if not self._camera.watching:
             self._tell()
             return
         table = self._table

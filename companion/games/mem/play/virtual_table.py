@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from companion.games.memwars.play.simulated_camera import reach_over
+from companion.table.not_started import NotStarted
 from companion.table.unsure import UnsureState, unsure_step
 
 if TYPE_CHECKING:
@@ -111,14 +112,14 @@ class VirtualMemTable:
         on_seen: Seen,
         on_unsure: Unsure | None = None,
         seed: int = 0,
-    ) -> VirtualMemTable | str:
+    ) -> VirtualMemTable | NotStarted:
         """A calibrated camera over the MeM board with `stones` dealt on it, filming; or why
         there is none."""
         try:
             camera, reader = _calibrated_camera(seed)
         except Exception as err:
             log.warning("the virtual MeM camera could not start", exc_info=True)
-            return str(err) or type(err).__name__
+            return NotStarted(str(err) or type(err).__name__)
         table = cls(camera, reader, stones, on_seen, on_unsure)
         table._thread.start()
         table._ask(_Follow(dict(stones)))  # still frames: the first reading

@@ -74,10 +74,10 @@ class MemLiveScreen(AppScreen):
         )
         self.events = "\n".join(view.events)
         self.alerts = "\n".join(a.text for a in view.alerts)
-        if view.camera.startswith("lost"):
-            self.alerts = (self.alerts + "\n" if self.alerts else "") + "Camera " + view.camera
+        if view.camera.lost:
+            self.alerts = (self.alerts + "\n" if self.alerts else "") + f"Camera {view.camera}"
         self.held = view.held
-        self.watching = view.camera == "watching"
+        self.watching = view.camera.watching
         self.can_take_back = view.can_take_back and view.takeback is None
         self.two_players = len(view.names) > 1
         self.header_0 = _header(view, 0)

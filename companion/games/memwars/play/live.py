@@ -36,7 +36,15 @@ from companion.games.zone_check import zone_name
 from companion.session import Notification, Referee
 from companion.store import replayed
 from companion.table.observations import ScanVerdict
-from companion.table.views import AlertView, Button, EndView, TakebackView
+from companion.table.views import (
+    NO_CAMERA,
+    WATCHING,
+    AlertView,
+    Button,
+    CameraStatus,
+    EndView,
+    TakebackView,
+)
 
 log = logging.getLogger(__name__)
 
@@ -65,14 +73,14 @@ class LiveView:
     places: tuple[int, ...]
     """The places the awaited move may name: highlighted on the board."""
     board: Mapping[str, tuple[str, ...]]
-    """Zone -> crystals, as the rules have them."""
+    """Whether a camera watches the table, and why it stopped if it did."""
     side_names: tuple[str, ...]
     side_colours: tuple[str, ...]
     scores: tuple[int, ...]
     alerts: tuple[AlertView, ...]
     held: bool
     """True while the table must be put right before the game goes on."""
-    camera: str
+    camera: CameraStatus
     """'watching', 'off' (no camera in this game) or 'lost: <why>'."""
     waiting_for: str
     """A move the table is part way through, e.g. 'challenge', or ''."""
@@ -129,7 +137,7 @@ class LiveGame:
         self.colours = colours
         self.deck = deck
         self.title = title or referee.store.game(referee.game_id).title
-        self._camera = "watching" if camera else "off"
+        self._camera = WATCHING if camera else NO_CAMERA
         self._on_alert = on_alert
         self._listeners: list[Listener] = []
         self._table = _Table()
@@ -149,7 +157,7 @@ class LiveGame:
 
     def table_seen(self, board: Board) -> None:
         """The camera committed a new reading of the whole board."""
-        if not self._camera.startswith("watching"):
+        if not self._camera.watching:
             return
         self._table.seen = {z: tuple(sorted(c)) for z, c in board.items() if c}
         for zone, held in list(self._table.overridden.items()):
@@ -173,9 +181,9 @@ class LiveGame:
 
     def camera_lost(self, why: str) -> None:
         """The camera stopped: say so once; from now on moves come by touch only."""
-        if self._camera.startswith("lost"):
+        if self._camera.lost:
             return
-        self._camera = f"lost: {why}"
+        self._camera = CameraStatus("lost", why)
         self._table = _Table(last_move=self._table.last_move)
         log.warning("game %d: camera lost (%s); moves by touch", self.referee.game_id, why)
         self._message = f"The camera stopped ({why}). Enter moves by touch."
@@ -381,7 +389,7 @@ class LiveGame:
         return {z: c for z, c in seen.items() if c}
 
     def _recheck(self) -> None:
-        if not self._camera.startswith("watching"):
+        if not self._camera.watching:
             return
         before = self._table.check.alerts
         check = check_table(
@@ -430,7 +438,7 @@ class LiveGame:
         self._table.changed = changed_zones(previous, note.state, self.colours)
         self._table.settling = note.action.kind == "takeback"
         self._previous_state = note.state
-        if self._camera.startswith("watching"):
+        if self._camera.watching:
             self._recheck()
         else:
             self._tell()

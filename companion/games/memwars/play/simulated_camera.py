@@ -40,6 +40,7 @@ from companion.games.zone_check import (
     seen_text,
     zone_order,
 )
+from companion.table.not_started import NotStarted
 
 if TYPE_CHECKING:
     from vision.reader import BoardReader
@@ -135,7 +136,7 @@ class SimulatedCamera:
         side_count: int,
         seed: int,
         colours: PieceColours | None = None,
-    ) -> SimulatedCamera | str:
+    ) -> SimulatedCamera | NotStarted:
         """A calibrated camera over an empty board, or why there is none. `colours` are the
         game's crystals (the default set's red, blue, ... and yellow when not given)."""
         try:
@@ -143,7 +144,7 @@ class SimulatedCamera:
         except Exception as err:
             # The camera rides along with the game: nothing in it may stop the game.
             log.warning("the virtual camera could not start", exc_info=True)
-            return str(err) or type(err).__name__
+            return NotStarted(str(err) or type(err).__name__)
 
     @classmethod
     def _calibrated(
@@ -152,7 +153,7 @@ class SimulatedCamera:
         side_count: int,
         seed: int,
         chosen: PieceColours | None = None,
-    ) -> SimulatedCamera | str:
+    ) -> SimulatedCamera | NotStarted:
         import numpy as np
 
         from vision.calibrate import calibrate
@@ -165,7 +166,7 @@ class SimulatedCamera:
         colours = chosen or piece_colours(side_count, SIDES, CHALLENGE, tuple(PALETTE))
         unknown = [c for c in (*colours.sides, colours.challenge) if c not in PALETTE]
         if unknown:
-            return f"the virtual camera has no {', '.join(unknown)} crystals"
+            return NotStarted(f"the virtual camera has no {', '.join(unknown)} crystals")
         if settings.seed is None:
             conditions = Conditions.easy()
         else:
@@ -184,7 +185,7 @@ class SimulatedCamera:
         roles["challenge"] = colours.challenge
         result = calibrate(board, frames, plan, roles=roles)
         if result.problems:
-            return "; ".join(result.problems)
+            return NotStarted("; ".join(result.problems))
         return cls(settings, colours, camera, BoardReader(result.calibration, board))
 
     def describe(self) -> str:

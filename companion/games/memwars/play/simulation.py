@@ -33,6 +33,7 @@ from companion.render import print_summary, safe
 from companion.session import Referee
 from companion.store import Store
 from companion.table.card_reading import CardReading, EmulatedReader
+from companion.table.not_started import NotStarted
 from companion.table.wiring import OnGame, parts_of
 
 DEFAULT_SEED = 16
@@ -206,8 +207,8 @@ class _Scanner:
 def _start_camera(args: SimulationOptions, sides: int, console: Console) -> SimulatedCamera | None:
     settings = CameraSettings(args.camera_seed, args.camera_hands, args.camera_wrong_colour_at)
     camera = SimulatedCamera.start(settings, sides, args.seed)
-    if isinstance(camera, str):
-        console.print(f"Camera: not calibrated ({camera}); the game goes on without it.")
+    if isinstance(camera, NotStarted):
+        console.print(f"Camera: not calibrated ({camera.why}); the game goes on without it.")
         return None
     if not args.quiet:
         console.print(camera.describe())

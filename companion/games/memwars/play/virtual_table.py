@@ -31,6 +31,7 @@ from companion.games.memwars.play.simulated_camera import (
     reach_over,
 )
 from companion.games.zone_check import hand_moves
+from companion.table.not_started import NotStarted
 
 if TYPE_CHECKING:
     from vision.synth import FilmedFrame
@@ -89,11 +90,11 @@ class VirtualTable:
         seed: int = 0,
         fps: float | None = None,
         colours: PieceColours | None = None,
-    ) -> VirtualTable | str:
+    ) -> VirtualTable | NotStarted:
         filming = SimulatedCamera.start(
             CameraSettings(), side_count=side_count, seed=seed, colours=colours
         )
-        if isinstance(filming, str):
+        if isinstance(filming, NotStarted):
             return filming
         table = cls(filming, on_seen, fps=fps)
         table._thread.start()

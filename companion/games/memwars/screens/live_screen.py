@@ -57,8 +57,8 @@ class LiveScreen(AppScreen):
         work = [a.text for a in view.alerts if a.put_right]
         self.table_work = "Lay it on the table: " + "; ".join(work) if work else ""
         self.alerts = "\n".join(a.text for a in view.alerts if not a.put_right)
-        if view.camera.startswith("lost"):
-            self.alerts = (self.alerts + "\n" if self.alerts else "") + "Camera " + view.camera
+        if view.camera.lost:
+            self.alerts = (self.alerts + "\n" if self.alerts else "") + f"Camera {view.camera}"
         self.message = view.message
         self.said = view.said
         self.card_front = view.card_front
