@@ -39,6 +39,7 @@ from companion.games.touch import (
     options_of,
 )
 from companion.session import Notification, Referee
+from companion.table.listeners import Listeners
 from companion.table.views import EndView, TakebackView
 
 log = logging.getLogger(__name__)
@@ -100,7 +101,7 @@ class TouchPlay:
         self.clock = None
         """No game clock yet for touch games; the app asks every game for one."""
         self._call_soon: CallSoon = call_soon or (lambda job: job())
-        self._listeners: list[Listener] = []
+        self._listeners = Listeners[TouchView]("touch screen")
         self._taps: tuple[Tap, ...] = ()
         self._message = ""
         self._position = 0
@@ -285,8 +286,7 @@ class TouchPlay:
     # -- what it shows ---------------------------------------------------------------------
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+        return self._listeners.add(listener)
 
     def view(self) -> TouchView:
         engine = self.referee.engine
@@ -392,12 +392,7 @@ class TouchPlay:
         self._tell()
 
     def _tell(self) -> None:
-        view = self.view()
-        for listener in list(self._listeners):
-            try:
-                listener(view)
-            except Exception:
-                log.warning("touch screen listener %r failed", listener, exc_info=True)
+        self._listeners.tell(self.view())
 
 
 def _result(summary: dict[str, Any]) -> str:

@@ -9,7 +9,7 @@ field.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -18,6 +18,7 @@ from companion.games.contract import JSON, BadSetup
 from companion.games.mem.colours import BOX
 from companion.games.mem.rules import HouseRules
 from companion.games.mem.text import BoardTextError, format_board, parse_board
+from companion.games.sides import side_names
 
 
 class Game(Enum):
@@ -133,13 +134,4 @@ def parse_setup(data: Mapping[str, Any]) -> Setup:
 
 def _names(raw: Any, game: Game) -> tuple[str, ...]:
     want = 1 if game is Game.SOLITAIRE else 2
-    if not isinstance(raw, Sequence) or isinstance(raw, str) or len(raw) != want:
-        raise BadSetup("sides", f"{game.value} is played by {want} player{'s' * (want > 1)}")
-    names = []
-    for i, item in enumerate(raw):
-        if not isinstance(item, Mapping) or not isinstance(item.get("name"), str):
-            raise BadSetup(f"sides[{i}]", 'must be an object with a "name"')
-        if set(item) - {"name"}:
-            raise BadSetup(f"sides[{i}].{sorted(set(item) - {'name'})[0]}", "is not a side key")
-        names.append(item["name"].strip() or f"Player {i + 1}")
-    return tuple(names)
+    return side_names(raw, fewest=want, most=want, game=game.value)

@@ -8,13 +8,14 @@ order), a seed, who starts, and house rules. Every problem is a BadSetup naming 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from companion.games.contract import JSON, BadSetup
 from companion.games.memento.board import Board, board_for
 from companion.games.memento.rules import HouseRules
+from companion.games.sides import side_names
 
 MARKERS = 9
 """Colour markers per player (ML-S1)."""
@@ -89,13 +90,4 @@ def parse_setup(data: Mapping[str, Any]) -> Setup:
 
 
 def _names(raw: Any) -> tuple[str, ...]:
-    if not isinstance(raw, Sequence) or isinstance(raw, str) or not 2 <= len(raw) <= 4:
-        raise BadSetup("sides", "memento ludis is played by 2 to 4 players")
-    names = []
-    for i, item in enumerate(raw):
-        if not isinstance(item, Mapping) or not isinstance(item.get("name"), str):
-            raise BadSetup(f"sides[{i}]", 'must be an object with a "name"')
-        if set(item) - {"name"}:
-            raise BadSetup(f"sides[{i}].{sorted(set(item) - {'name'})[0]}", "is not a side key")
-        names.append(item["name"].strip() or f"Player {i + 1}")
-    return tuple(names)
+    return side_names(raw, fewest=2, most=4, game="memento ludis")

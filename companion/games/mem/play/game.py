@@ -63,6 +63,7 @@ from companion.games.mem.table import (
 )
 from companion.session import Notification, Referee
 from companion.store import replayed
+from companion.table.listeners import Listeners
 from companion.table.views import NO_CAMERA, WATCHING, AlertView, CameraStatus, EndView
 
 log = logging.getLogger(__name__)
@@ -172,7 +173,7 @@ class MemPlay:
         self.hints = hints
         self.hint_budget = hint_budget
         self._call_soon: CallSoon = call_soon or (lambda job: job())
-        self._listeners: list[Listener] = []
+        self._listeners = Listeners[MemView]("MeM screen")
         self._selected: int | None = None
         self._message = ""
         self._hint: HintMarks | None = None
@@ -402,8 +403,7 @@ class MemPlay:
     # -- what it shows ---------------------------------------------------------------------
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+        return self._listeners.add(listener)
 
     def view(self) -> MemView:
         state = self.state
@@ -524,12 +524,7 @@ class MemPlay:
         self._tell()
 
     def _tell(self) -> None:
-        view = self.view()
-        for listener in list(self._listeners):
-            try:
-                listener(view)
-            except Exception:
-                log.warning("MeM screen listener %r failed", listener, exc_info=True)
+        self._listeners.tell(self.view())
 
     def _replay(self) -> tuple[list[tuple[int, ...]], list[str]]:
         """Every side's stones after each action and the events in words, from the store

@@ -35,6 +35,7 @@ from companion.games.memwars.table import TableAlert, TableCheck, changed_zones,
 from companion.games.zone_check import zone_name
 from companion.session import Notification, Referee
 from companion.store import replayed
+from companion.table.listeners import Listeners
 from companion.table.observations import ScanVerdict
 from companion.table.views import (
     NO_CAMERA,
@@ -139,7 +140,7 @@ class LiveGame:
         self.title = title or referee.store.game(referee.game_id).title
         self._camera = WATCHING if camera else NO_CAMERA
         self._on_alert = on_alert
-        self._listeners: list[Listener] = []
+        self._listeners = Listeners[LiveView]("live game")
         self._table = _Table()
         self._message = ""
         self._said = ""
@@ -261,8 +262,7 @@ class LiveGame:
         self._tell()
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+        return self._listeners.add(listener)
 
     # -- what it shows ---------------------------------------------------------------------
 
@@ -449,12 +449,7 @@ class LiveGame:
         return why
 
     def _tell(self) -> None:
-        view = self.view()
-        for listener in list(self._listeners):
-            try:
-                listener(view)
-            except Exception:
-                log.warning("live game listener %r failed", listener, exc_info=True)
+        self._listeners.tell(self.view())
 
     def _scores(self, state: State) -> tuple[int, ...]:
         return tuple(s.total for s in score(state).sides)
