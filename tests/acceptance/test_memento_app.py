@@ -117,7 +117,10 @@ def _play_to_the_end(twin: TouchTwin, real: RealApp, shots: Path) -> None:
     shot = False
     while not twin.play.referee.is_over:
         assert time.monotonic() < deadline, "the game did not end in 5 minutes"
-        before = len(real.actions(twin.game_id))
+        twin.catch_up()
+        if twin.play.referee.is_over:
+            break
+        before = twin.play.referee.seq
         expectation = twin.play.referee.expected()
         assert expectation is not None
         if expectation.actor == twin.play.companion_side:
