@@ -309,7 +309,8 @@ def test_through_the_reader_shell_to_the_clock(pair: PtyPair) -> None:
             beep = protocol.beep(100, 2000)
             wait_for(lambda: led.done and beep.done)
             assert (led.state, beep.state) == ("acked", "acked")
-            assert board.leds[0] == (wire.LED_ON, 0) and board.beeps == [(100, 2000)]
+            # The board acknowledges a command, then carries it out (as the firmware does).
+            wait_for(lambda: board.leds[0] == (wire.LED_ON, 0) and board.beeps == [(100, 2000)])
 
             board.corrupt_next(1)
             board.write_raw(b"\x00junk\xc0")
