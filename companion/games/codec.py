@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import types
 import typing
 from collections.abc import Iterable, Mapping
@@ -101,7 +102,7 @@ def parse_value(raw: Any, hint: Any, where: str) -> Any:
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         if not isinstance(raw, Mapping):
             raise BadData(where, f"expected an object, got {_describe(raw)}")
-        hints = typing.get_type_hints(hint)
+        hints = _type_hints(hint)
         values = {}
         for f in dataclasses.fields(hint):
             if f.name in raw:
@@ -136,6 +137,13 @@ def parse_value(raw: Any, hint: Any, where: str) -> Any:
             raise BadData(where, f"expected null, got {_describe(raw)}")
         return None
     raise TypeError(f"{where}: unsupported field type {hint!r}")  # a programming error
+
+
+@functools.cache
+def _type_hints(cls: type) -> dict[str, Any]:
+    """A dataclass's field types, worked out once: a state holds thousands of nested records
+    and working them out again for each one made reading a state slow."""
+    return typing.get_type_hints(cls)
 
 
 def _describe(raw: Any) -> str:
