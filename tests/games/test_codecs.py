@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.games.plugin import GamePlugin
@@ -13,9 +13,7 @@ from companion.games.plugin import GamePlugin
 from .play import SETTINGS, assert_json_safe, play, setups
 
 
-# Fewer examples: reading a MemWars state back takes some 8 ms (the codec resolves type hints
-# for every nested dataclass it reads), and this reads back every state of every game.
-@settings(SETTINGS, max_examples=6)
+@SETTINGS
 @given(data=st.data())
 def test_every_state_round_trips_through_json(plugin: GamePlugin, data: st.DataObject) -> None:
     setup, seed = data.draw(setups(plugin))
