@@ -27,7 +27,6 @@ GAME_NAMED = {
     "companion.commands.simulate_cmd": {"memwars"},
     "companion.launch.main": {"memwars"},
     "companion.printing.counter_sheet": {"memwars"},
-    "companion.table.camera_setup": {"mem"},
     "companion.ui.app": {"mem", "memwars"},
     "companion.ui.controller": {"mem", "memwars"},
     "companion.ui.screens.new_game": {"mem"},

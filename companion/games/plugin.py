@@ -16,6 +16,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from companion.games.camera import CameraProfile
 from companion.games.contract import JSON, Action, Event, GameEngine
 from companion.games.drawing import Drawing
 from companion.games.house_rules import HouseRule
@@ -71,6 +72,12 @@ class GamePlugin(Protocol):
     def board_file(self) -> str | None:
         """The packaged board file (vision/boards/) the camera reads and `companion print
         board` prints; None for a game printed from its drawing."""
+        ...
+
+    @property
+    def camera(self) -> CameraProfile | None:
+        """How its board is set up under the camera (companion/games/camera.py); None for a
+        game the camera does not read."""
         ...
 
     @property

@@ -11,13 +11,13 @@ calibration itself, saved where the reader looks for it.
     setup.calibrate()     # first sets the exposure from the paper and holds it (and the
                           # white balance): automatic exposure over a dark table clips it
 
-    setup = CameraSetup.for_mem(grab, out=mem_calibration_path)   # the MeM board
+    setup = CameraSetup.for_game("mem", grab, out=mem_calibration_path)   # the MeM board
     setup.instructions    # '... one stone of each colour on its square: white 0, black 31, ...'
 
-MemWars is calibrated with its crystals (two places a colour); MeM with one stone of each of
-its eleven colours on the squares its board file names (vision/stone_calibration.py), and
-what stops a MeM calibration is said in a few sentences: colours the camera cannot tell
-apart under this light, stones not seen.
+What each game lays for calibration, and how the screen says it, is the game's camera
+profile (companion/games/camera.py): MemWars calibrates with its crystals (two places a
+colour), MeM with one stone of each of its eleven colours on the squares its board file
+names (vision/stone_calibration.py).
 
 OpenCV and numpy are imported only here, when the camera is set up.
 """
@@ -29,12 +29,29 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion.games import find_plugin, plugin_names
+from companion.games.camera import CameraProfile, crystal_instructions
+
 if TYPE_CHECKING:
     from vision.geometry import Board
     from vision.sources.controls import CameraControls
 
-BOARDS: tuple[tuple[str, str], ...] = (("MemWars", "memwars"), ("MeM", "mem"))
-"""The boards the camera can be calibrated for: (what the screen says, the game)."""
+
+def camera_games() -> tuple[tuple[str, str], ...]:
+    """The boards the camera can be calibrated for: (what the screen says, the game)."""
+    return tuple(
+        (find_plugin(name).title, name)
+        for name in plugin_names()
+        if find_plugin(name).camera is not None
+    )
+
+
+def profile_of(game: str) -> CameraProfile:
+    profile = find_plugin(game).camera
+    if profile is None:
+        raise ValueError(f"the camera does not read the {find_plugin(game).title} board")
+    return profile
+
 
 Grab = Callable[[], Any]
 """The next camera frame (a BGR image), or None when the camera has none."""
@@ -66,6 +83,9 @@ class CameraSetup:
     controls: CameraControls | None = None
     """The camera's exposure and white balance (vision.sources.controls.controls_of): set
     from the board's paper and held before calibrating. None: left as the camera has them."""
+    profile: CameraProfile | None = None
+    """The game's camera profile: what the screen says; None for the crystals of a board
+    file of no known game."""
     plan: dict[str, tuple[int, ...]] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -79,13 +99,24 @@ class CameraSetup:
         self._tracker = RegistrationTracker(self.board)
 
     @classmethod
-    def for_mem(cls, grab: Grab, out: Path, controls: CameraControls | None = None) -> CameraSetup:
-        """The MeM board, calibrated with one stone of each of the eleven colours."""
-        from companion.games.mem.colours import COLOURS
+    def for_game(
+        cls, game: str, grab: Grab, out: Path, controls: CameraControls | None = None
+    ) -> CameraSetup:
+        """The board of `game`, calibrated as its camera profile says."""
+        from vision.geometry import BOARDS_DIR
 
-        path = mem_board_file()
-        colours = tuple(c.name for c in COLOURS)
-        return cls(grab, colours, out, board_file=str(path), controls=controls)
+        plugin = find_plugin(game)
+        profile = profile_of(game)
+        board_file = str(BOARDS_DIR / plugin.board_file) if plugin.board_file else ""
+        return cls(
+            grab,
+            profile.colours,
+            out,
+            roles=profile.roles,
+            board_file=board_file,
+            controls=controls,
+            profile=profile,
+        )
 
     @property
     def game(self) -> str:
@@ -94,17 +125,9 @@ class CameraSetup:
 
     @property
     def instructions(self) -> str:
-        if self.game == "mem":
-            squares = ", ".join(f"{name} {places[0]}" for name, places in self.plan.items())
-            return (
-                "Lay the MeM board out empty, then put one stone of each colour on its "
-                f"square: {squares}."
-            )
-        crystals = "; ".join(
-            f"one {name} crystal on places {' and '.join(map(str, places))}"
-            for name, places in self.plan.items()
-        )
-        return f"Lay the board out empty, then put {crystals}."
+        if self.profile is not None:
+            return self.profile.instructions(self.plan)
+        return crystal_instructions(self.plan)
 
     def preview(self) -> tuple[Any, str]:
         """The camera's frame with the markers outlined and every place drawn where the
@@ -156,13 +179,14 @@ class CameraSetup:
             picture, _ = annotate_read(reader, frames[-1])
         if result.problems:
             problems = tuple(result.problems)
-            if self.game == "mem":
-                problems = stone_problems(problems, self.plan)
+            if self.profile is not None:
+                problems = self.profile.problems(problems, self.plan)
             return Outcome(False, problems, picture, exposure=exposure)
         self.out.parent.mkdir(parents=True, exist_ok=True)
         result.calibration.save(self.out)
         names = ", ".join(model.name for model in result.calibration.colours)
-        after = " MeM games read the board with it from the next one on." * (self.game == "mem")
+        note = self.profile.saved_note if self.profile is not None else ""
+        after = f" {note}" if note else ""
         return Outcome(
             True,
             (),
@@ -173,39 +197,12 @@ class CameraSetup:
         )
 
 
-def mem_board_file() -> Path:
-    from vision.geometry import BOARDS_DIR
-
-    return BOARDS_DIR / "mem.toml"
-
-
-def stone_problems(problems: Sequence[str], plan: Mapping[str, tuple[int, ...]]) -> tuple[str, ...]:
-    """A MeM calibration's problems for the screen: what stops it first (colours the camera
-    cannot tell apart under this light, glare hiding one), then the stones not seen, all in
-    one sentence, then what the frames read back wrong."""
-    missing = [
-        name for name in plan if any(p.startswith(f"no {name} stone was seen") for p in problems)
-    ]
-    rest = [p for p in problems if not any(p.startswith(f"no {n} stone was seen") for n in missing)]
-    light = [p for p in rest if " look alike " in p or p.startswith("glare ")]
-    said: list[str] = [*light]
-    if missing:
-        squares = ", ".join(f"{' and '.join(map(str, plan[name]))} ({name})" for name in missing)
-        said.append(
-            f"No stone was seen on square{'s' * (len(missing) > 1)} {squares}: lay one stone "
-            "of each colour on the square named; a stone that is there cannot be told from the "
-            "bare paper under this light."
-        )
-    said.extend(p for p in rest if p not in light)
-    return tuple(said)
-
-
-def outcome_text(outcome: Outcome, game: str) -> str:
-    """What the screen says after Calibrate: the summary, or why nothing was saved (for MeM
-    one problem a line, as sentences)."""
+def outcome_text(outcome: Outcome, profile: CameraProfile | None) -> str:
+    """What the screen says after Calibrate: the summary, or why nothing was saved (one
+    problem a line, as sentences, when the game's profile says so)."""
     if outcome.saved:
         return outcome.summary
-    if game != "mem":
+    if profile is None or not profile.one_a_line:
         return "Not saved: " + " ".join(outcome.problems)
     lines = (p[:1].upper() + p[1:] + ("" if p.endswith(".") else ".") for p in outcome.problems)
     return "Not saved:\n" + "\n".join(lines)

@@ -50,8 +50,7 @@ from companion.session import Referee
 from companion.store import GameRow, Store
 from companion.study.log import StudyLog
 from companion.study.session import StudySession
-from companion.table.camera_setup import BOARDS as CAMERA_BOARDS
-from companion.table.camera_setup import CameraSetup, mem_board_file
+from companion.table.camera_setup import CameraSetup, camera_games, profile_of
 from companion.table.camera_watch import CameraWatch
 from companion.table.card_reading import (
     CardReading,
@@ -80,8 +79,6 @@ PATHS = ("none", "forward", "backward", "random")
 PATTERN_POINTS = {"quincunx": 5, "quadrant": 10, "minor_diagonal": 5, "major_diagonal": 10}
 """The app's preset pattern bonuses; the rule book leaves the values to the players."""
 CHALLENGE_COLOUR = "yellow"
-CALIBRATION_COLOURS = ("red", "blue", "yellow")
-"""The default set's crystals: the two sides' and the challenge pieces'."""
 OPPONENT_RECALL = 0.7
 AGAINST_THE_COMPANION = ", against the companion"
 
@@ -241,7 +238,7 @@ class Controller:
         """The setup screen's camera when no real one is given: a simulated table."""
         self._camera_setup: CameraSetup | None = None
         self.camera_board = "memwars"
-        """The board the setup screen calibrates the camera for: 'memwars' or 'mem'."""
+        """The game whose board the setup screen calibrates the camera for."""
         self._camera_source: Any = None
         self.camera_spec: str | None = None
         """A real camera (`companion app --camera SPEC`): it watches every game."""
@@ -552,16 +549,20 @@ class Controller:
             return
         self.watch = watch
 
+    def calibration_path_for(self, game: str) -> Path:
+        """Where the camera's calibration for `game`'s board is kept: beside the store, under
+        the name its camera profile gives (Set up the camera, or `companion vision
+        calibrate --board FILE --out ...`)."""
+        return self.config.store.resolved_path().with_name(profile_of(game).calibration_file)
+
     @property
     def calibration_path(self) -> Path:
-        return self.config.store.resolved_path().with_name("calibration.json")
+        return self.calibration_path_for("memwars")
 
     @property
     def mem_calibration_path(self) -> Path:
-        """The camera's calibration for the MeM board (Set up the camera, board MeM, or
-        `companion vision calibrate --board vision/boards/mem.toml --out ...`): eleven stone
-        colours, not the crystals'."""
-        return self.config.store.resolved_path().with_name("mem-calibration.json")
+        """The MeM board's: eleven stone colours, not the crystals'."""
+        return self.calibration_path_for("mem")
 
     def table_tap(self, zone: str, colour: str) -> None:
         """A tap on the simulated table: puts a crystal of `colour` on `zone`, or takes one
@@ -582,24 +583,16 @@ class Controller:
             from vision.sources.controls import controls_of
 
             controls = controls_of(self._camera_source)
-            if self.camera_board == "mem":
-                self._camera_setup = CameraSetup.for_mem(
-                    grab, out=self.mem_calibration_path, controls=controls
-                )
-            else:
-                self._camera_setup = CameraSetup(
-                    grab,
-                    CALIBRATION_COLOURS,
-                    out=self.calibration_path,
-                    roles={"side-1": "red", "side-2": "blue", "challenge": CHALLENGE_COLOUR},
-                    controls=controls,
-                )
+            game = self.camera_board
+            self._camera_setup = CameraSetup.for_game(
+                game, grab, out=self.calibration_path_for(game), controls=controls
+            )
         return self._camera_setup
 
     def choose_camera_board(self, game: str) -> CameraSetup:
-        """The board the setup screen calibrates: 'memwars' (the default) or 'mem'. The
+        """The game whose board the setup screen calibrates (MemWars' by default). The
         camera stays open; a simulated one films the new board."""
-        if game not in {value for _, value in CAMERA_BOARDS}:
+        if game not in {value for _, value in camera_games()}:
             raise ValueError(f"no board {game!r} to calibrate")
         if game != self.camera_board:
             self.camera_board = game
@@ -622,11 +615,12 @@ class Controller:
                 return None if frame is None else frame.image
 
             return grab
-        from vision.geometry import load_board
+        from vision.geometry import BOARDS_DIR, load_board
         from vision.synth import SyntheticCamera
         from vision.synth.conditions import Conditions
 
-        board = load_board(mem_board_file() if self.camera_board == "mem" else None)
+        board_file = find_plugin(self.camera_board).board_file
+        board = load_board(BOARDS_DIR / board_file if board_file else None)
         self.simulated_camera = SyntheticCamera(board, Conditions.easy(), seed=1)
         read: Callable[[], Any] = self.simulated_camera.read
         return read

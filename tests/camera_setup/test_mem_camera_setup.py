@@ -7,8 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from companion.config import Config, StoreConfig
+from companion.games.mem.camera import PROFILE, stone_problems
 from companion.store import Store
-from companion.table.camera_setup import CameraSetup, outcome_text, stone_problems
+from companion.table.camera_setup import CameraSetup, outcome_text
 from companion.ui.controller import Controller
 from tests.vision_mem.helpers import EASY, MEM_BOARD, mem_board
 from vision.calibration_file import load_calibration
@@ -34,7 +35,7 @@ def lay(cam: SyntheticCamera, setup: CameraSetup) -> None:
 
 
 def test_the_mem_setup_names_a_square_for_each_of_the_eleven_colours(tmp_path: Path) -> None:
-    setup = CameraSetup.for_mem(camera().read, out=tmp_path / "mem-calibration.json")
+    setup = CameraSetup.for_game("mem", camera().read, out=tmp_path / "mem-calibration.json")
     assert setup.game == "mem"
     assert setup.plan == calibration_plan_for(mem_board(), list(MEM_STONES))
     assert setup.instructions == (
@@ -51,7 +52,7 @@ def test_an_empty_mem_board_says_which_stones_are_missing_in_one_sentence(
     tmp_path: Path,
 ) -> None:
     out = tmp_path / "mem-calibration.json"
-    outcome = CameraSetup.for_mem(camera().read, out=out).calibrate()
+    outcome = CameraSetup.for_game("mem", camera().read, out=out).calibrate()
     assert not outcome.saved and not out.exists()
     assert outcome.problems == (
         "No stone was seen on squares 0 (white), 31 (black), 3 (red), 28 (blue), 4 (green), "
@@ -66,14 +67,14 @@ def test_colours_the_light_cannot_part_are_said_first_and_nothing_is_saved(
 ) -> None:
     cam = camera(GLARE)
     out = tmp_path / "mem-calibration.json"
-    setup = CameraSetup.for_mem(cam.read, out=out)
+    setup = CameraSetup.for_game("mem", cam.read, out=out)
     lay(cam, setup)
     outcome = setup.calibrate()
     assert not outcome.saved and not out.exists()
     assert outcome.problems[0].startswith("black and grey look alike under this light"), (
         outcome.problems
     )
-    text = outcome_text(outcome, "mem")
+    text = outcome_text(outcome, PROFILE)
     assert text.startswith(
         "Not saved:\nBlack and grey look alike under this light: the camera cannot tell a "
         "black stone from a grey one"
@@ -86,7 +87,7 @@ def test_with_the_stones_laid_the_mem_calibration_is_saved_and_reads_the_board(
 ) -> None:
     cam = camera()
     out = tmp_path / "mem-calibration.json"
-    setup = CameraSetup.for_mem(cam.read, out=out)
+    setup = CameraSetup.for_game("mem", cam.read, out=out)
     lay(cam, setup)
     outcome = setup.calibrate()
     assert outcome.saved, outcome.problems

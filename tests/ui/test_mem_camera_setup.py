@@ -17,11 +17,11 @@ def test_the_camera_is_calibrated_for_mem_from_the_screen(screen: Screen) -> Non
     assert screen.current == "camera"
     camera = screen.screen()
     assert camera.board == "memwars"  # the default, as before
-    assert camera.ids.board_memwars.state == "down"
+    assert camera.toggles["memwars"].state == "down"
     assert "one red crystal on places" in camera.instructions
-    screen.tap(camera.ids.board_mem)
-    assert camera.board == "mem" and camera.ids.board_mem.state == "down"
-    assert camera.ids.board_memwars.state == "normal"
+    screen.tap(camera.toggles["mem"])
+    assert camera.board == "mem" and camera.toggles["mem"].state == "down"
+    assert camera.toggles["memwars"].state == "normal"
     assert camera.instructions.startswith(
         "Lay the MeM board out empty, then put one stone of each colour on its square: "
         "white 0, black 31,"
@@ -43,7 +43,7 @@ def test_the_camera_is_calibrated_for_mem_from_the_screen(screen: Screen) -> Non
     assert not controller.calibration_path.exists()  # MemWars' calibration is untouched
     screen.shot("camera-mem-calibrated")
     # Back to MemWars: its plan again; leaving and coming back keeps the board chosen.
-    screen.tap(camera.ids.board_memwars)
+    screen.tap(camera.toggles["memwars"])
     assert "one red crystal on places" in camera.instructions
     screen.tap_text("Home")
     screen.tap_text("Set up the camera")

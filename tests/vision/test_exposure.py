@@ -173,5 +173,5 @@ def test_the_apps_calibration_sets_the_exposure_first(board: Board, tmp_path: Pa
 
 def test_the_mem_boards_set_up_takes_the_cameras_controls_too(board: Board, tmp_path: Path) -> None:
     controls = controls_of(dark_table(board))
-    setup = CameraSetup.for_mem(lambda: None, tmp_path / "mem.json", controls=controls)
+    setup = CameraSetup.for_game("mem", lambda: None, tmp_path / "mem.json", controls=controls)
     assert setup.controls is controls and setup.game == "mem"

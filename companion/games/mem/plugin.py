@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
+from companion.games.camera import CameraProfile
 from companion.games.contract import JSON, Action, GameEngine
 from companion.games.drawing import Drawing
 from companion.games.house_rules import HouseRule
@@ -24,6 +25,12 @@ class MemPlugin:
 
     board_file: str | None = "mem.toml"
     deck = False
+
+    @property
+    def camera(self) -> CameraProfile | None:
+        from companion.games.mem.camera import PROFILE
+
+        return PROFILE
 
     @cached_property
     def engine(self) -> GameEngine[Any]:

@@ -25,6 +25,8 @@ class MementoPlugin:
 
     board_file: str | None = None
     deck = False
+    # The camera does not read this board yet.
+    camera = None
 
     @cached_property
     def engine(self) -> GameEngine[Any]:

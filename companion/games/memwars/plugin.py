@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
+from companion.games.camera import CameraProfile
 from companion.games.contract import JSON, Action, Event, GameEngine
 from companion.games.drawing import Drawing
 from companion.games.house_rules import HouseRule
@@ -25,6 +26,12 @@ class MemWarsPlugin:
 
     board_file: str | None = "memwars.toml"
     deck = True
+
+    @property
+    def camera(self) -> CameraProfile | None:
+        from companion.games.memwars.camera import PROFILE
+
+        return PROFILE
 
     @cached_property
     def engine(self) -> GameEngine[Any]:

@@ -24,20 +24,45 @@ class CameraScreen(AppScreen):
     result_colour = ListProperty([1, 1, 1, 1])
     simulated = BooleanProperty(False)
     board = StringProperty("memwars")
-    """The board calibrated for: 'memwars' or 'mem'."""
+    """The game whose board is calibrated for."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._refresh: Any = None
+        self.toggles: dict[str, Any] = {}
+        """The board row's buttons, by game: one for every game the camera reads."""
 
     def on_pre_enter(self, *_: Any) -> None:
+        if not self.toggles:
+            self._board_row()
         self.board = self.companion.controller.camera_board
+        self._mark(self.board)
         if self._set_up(self.board):
             self._refresh = Clock.schedule_interval(lambda _dt: self.refresh(), PREVIEW_SECONDS)
+
+    def _board_row(self) -> None:
+        from kivy.factory import Factory
+
+        from companion.table.camera_setup import camera_games
+
+        row = self.ids.boards
+        for title, game in camera_games():
+            button = Factory.Choice(text=title, group="camera-board")
+            button.bind(on_release=self._chooser(game))
+            self.toggles[game] = button
+            row.add_widget(button)
+
+    def _chooser(self, game: str) -> Any:
+        return lambda _button: self.choose(game)
+
+    def _mark(self, game: str) -> None:
+        for name, button in self.toggles.items():
+            button.state = "down" if name == game else "normal"
 
     def choose(self, game: str) -> None:
         """A tap on the board row: the plan and the preview become that board's."""
         self.board = game
+        self._mark(game)
         self._set_up(game)
 
     def _set_up(self, game: str) -> bool:
@@ -82,7 +107,7 @@ class CameraScreen(AppScreen):
         outcome = setup.calibrate()
         if outcome.picture is not None:
             self.ids.preview.texture = texture_of(outcome.picture)
-        self.result = outcome_text(outcome, setup.game)
+        self.result = outcome_text(outcome, setup.profile)
         self.result_colour = [0.5, 1, 0.5, 1] if outcome.saved else [1, 0.45, 0.4, 1]
 
     def leave(self) -> None:
