@@ -1,4 +1,5 @@
-"""The `companion` command. Each sub-command lives in companion/commands/ and registers here.
+"""The `companion` command. Each sub-command lives in companion/commands/ and registers here;
+a game's own commands (`companion mem`, `companion simulate`) come with its plugin.
 
 Errors a user can cause print one line and exit with code 2; nothing prints a traceback.
 """
@@ -6,6 +7,7 @@ Errors a user can cause print one line and exit with code 2; nothing prints a tr
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -14,6 +16,7 @@ from companion import __version__
 from companion.commands import COMMAND_MODULES
 from companion.config import require_config_file
 from companion.errors import UserError
+from companion.games import find_plugin, plugin_names
 from companion.render import plain
 
 
@@ -33,6 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands.required = True
     for module in COMMAND_MODULES:
         module.register(commands)
+    for game in plugin_names():
+        for name in find_plugin(game).commands:
+            importlib.import_module(name).register(commands)
     return parser
 
 

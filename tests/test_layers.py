@@ -21,10 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("memwars", "mem", "memento")
 
 GAME_NAMED = {
-    "companion.commands.mem_cmd": {"mem"},
-    "companion.commands.options": {"memwars"},
     "companion.commands.run_cmd": {"memwars"},
-    "companion.commands.simulate_cmd": {"memwars"},
     "companion.launch.main": {"memwars"},
     "companion.printing.counter_sheet": {"memwars"},
     "companion.ui.app": {"mem", "memwars"},
@@ -34,9 +31,9 @@ GAME_NAMED = {
 """Generic modules that still import a game's package, and which: to be moved behind the
 plugin. A module leaves this list when it stops; none may join it."""
 
-GAME_SHELLS = ("play", "screens")
+GAME_SHELLS = ("play", "screens", "command")
 """The parts of a game's package that may use the product's generic layers: its play at the
-table and its screens. Everything else in a game's package is its engine."""
+table, its screens and its commands. Everything else in a game's package is its engine."""
 
 ENGINE_MAY_IMPORT = ("companion.games", "companion.errors")
 

@@ -1,4 +1,5 @@
-"""Sub-commands of `companion`, one module each; every module has `register(subparsers)`."""
+"""Sub-commands of `companion`, one module each; every module has `register(subparsers)`.
+A game adds commands of its own through its plugin (`commands`)."""
 
 from __future__ import annotations
 
@@ -12,13 +13,11 @@ from companion.commands import (
     deck_cmd,
     display_cmd,
     games_cmd,
-    mem_cmd,
     print_cmd,
     reader_cmd,
     replay_cmd,
     rules_cmd,
     run_cmd,
-    simulate_cmd,
     vision_cmd,
 )
 
@@ -30,12 +29,10 @@ COMMAND_MODULES: list[ModuleType] = [
     deck_cmd,
     display_cmd,
     games_cmd,
-    mem_cmd,
     print_cmd,
     reader_cmd,
     replay_cmd,
     rules_cmd,
     run_cmd,
-    simulate_cmd,
     vision_cmd,
 ]

@@ -17,7 +17,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from companion.commands.options import add_camera_options, add_local_option, add_quadrants_option
+from companion.commands.options import add_local_option
+from companion.games.memwars.command import add_camera_options, add_quadrants_option
 from companion.games.memwars.play.simulation import DEFAULT_SEED, SimulationOptions
 from companion.launch.main import MainOptions, run_main
 from companion.streaming import DISPLAY_PORT

@@ -81,6 +81,12 @@ class GamePlugin(Protocol):
         ...
 
     @property
+    def commands(self) -> tuple[str, ...]:
+        """Modules with a `register(subparsers)` that add the game's own `companion`
+        commands; imported when the command line is built."""
+        ...
+
+    @property
     def deck(self) -> bool:
         """True when the game is played with a card deck (its quadrant names go on the
         printed board)."""

@@ -24,6 +24,7 @@ class MemPlugin:
     scored = True
 
     board_file: str | None = "mem.toml"
+    commands: tuple[str, ...] = ("companion.games.mem.command",)
     deck = False
 
     @property

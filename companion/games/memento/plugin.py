@@ -24,6 +24,7 @@ class MementoPlugin:
     scored = False
 
     board_file: str | None = None
+    commands: tuple[str, ...] = ()
     deck = False
     # The camera does not read this board yet.
     camera = None

@@ -25,6 +25,7 @@ class MemWarsPlugin:
     scored = True
 
     board_file: str | None = "memwars.toml"
+    commands: tuple[str, ...] = ("companion.games.memwars.command",)
     deck = True
 
     @property
