@@ -1,24 +1,28 @@
 """House rules, for every game: each gap or contradiction of a rule book as a named switch
 with a default, and a game's switches as one frozen dataclass.
 
-A game lists its switches (`HouseRule`) and declares a frozen dataclass with one field per
-switch, defaults as in the list, that also derives from `HouseRuleSet`; reading a setup's
-"house_rules" object, writing it back and checking that list and fields agree are the same
-for every game and live here.
+A game declares its switches once, as a frozen dataclass deriving from `HouseRuleSet`: one
+field per switch, its values in its type (a `Literal` of them, or bool), its default the
+field's, and its key, the ambiguity it settles and what each value means given with
+`house_rule`. The list of switches (`HouseRule`s, for `companion rules` and the checks) is
+read from those fields; reading a setup's "house_rules" object and writing it back are the
+same for every game and live here.
 
     @dataclass(frozen=True, slots=True)
     class HouseRules(HouseRuleSet):
         GAME: ClassVar[str] = "mem"
-        RULES: ClassVar[Mapping[str, HouseRule]] = RULES_BY_KEY
-        tie: str = "DRAW"
+        tie: Literal["DRAW", "MORE_CAPTURED"] = house_rule(
+            "DRAW", "mem.tie", "MEM-A13", "equal stones is a draw / more captured wins"
+        )
 
-    check_registry(HouseRules)
+    HOUSE_RULES = rules_of(HouseRules)
     HouseRules.from_dict({"mem.tie": "MORE_CAPTURED"}).tie      # 'MORE_CAPTURED'
 """
 
 from __future__ import annotations
 
 import dataclasses
+import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
@@ -104,10 +108,67 @@ class HouseRuleSet:
         return out
 
 
-def check_registry(rules: type[HouseRuleSet]) -> None:
-    """Asserts that the list of switches and the dataclass fields agree, defaults too: run
-    once at import, so that a switch added to one and not the other fails at once."""
-    names = {f.name for f in dataclasses.fields(rules)}
-    assert names == {r.attribute for r in rules.RULES.values()}, "house-rule registry out of step"
-    for rule in rules.RULES.values():
-        assert getattr(rules(), rule.attribute) == rule.default, rule.key
+_RULE = "house_rule"
+"""The key of a field's metadata that makes it a house rule."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Declared:
+    key: str
+    settles: str
+    meaning: str
+    validate: Validator | None
+    span: str
+
+
+def house_rule(
+    default: Any,
+    key: str,
+    settles: str,
+    meaning: str,
+    *,
+    validate: Validator | None = None,
+    span: str = "",
+) -> Any:
+    """A house-rule field: its default, its key in a setup's "house_rules", the ambiguity it
+    settles, what each value means (default first, joined by ' / '). A field whose values
+    are not a short list (an int in a range) names its `validate` and its `span` in words."""
+    declared = _Declared(key, settles, meaning, validate, span)
+    return dataclasses.field(default=default, metadata={_RULE: declared})
+
+
+def rules_of(rules: type[HouseRuleSet]) -> tuple[HouseRule, ...]:
+    """The switches of a game's HouseRules dataclass, in the order of its fields, each with
+    the values its type allows; sets the class's RULES to them by key."""
+    types = typing.get_type_hints(rules)
+    out: list[HouseRule] = []
+    for field in dataclasses.fields(rules):
+        declared = field.metadata.get(_RULE)
+        if not isinstance(declared, _Declared):
+            raise TypeError(f"{rules.__name__}.{field.name} is not declared with house_rule")
+        kind = types[field.name]
+        default: Any = field.default
+        if typing.get_origin(kind) is typing.Literal:
+            values = typing.get_args(kind)
+        elif kind is bool:
+            values = (False, True)
+        else:
+            values = ()
+        if default not in values and declared.validate is None:
+            raise TypeError(f"{rules.__name__}.{field.name}: the default is not a value of it")
+        # A bool is an int to Python (True == 1): compare types too.
+        alternatives = tuple(v for v in values if v != default or type(v) is not type(default))
+        out.append(
+            HouseRule(
+                declared.key,
+                field.name,
+                declared.settles,
+                default,
+                alternatives,
+                declared.meaning,
+                declared.validate,
+                declared.span,
+            )
+        )
+    rules.RULES = {rule.key: rule for rule in out}
+    return tuple(out)

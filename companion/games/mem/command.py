@@ -67,7 +67,7 @@ def _board(text: str, align: str) -> tuple[int, ...]:
         seed = int(text)
         if seed >= 2**63:
             raise UserError(f"seed {text} is too large (at most 2**63 - 1)")
-        rules = HouseRules(board_align=align)
+        rules = HouseRules.from_dict({"mem.board.align": align})
         return Setup(Game.SOLITAIRE, ("solver",), seed, None, None, rules).board()
     try:
         return parse_board(text)
