@@ -34,7 +34,7 @@ MAX_ACTIONS = 300
 have (a MemWars review can run to a thousand answers) while keeping the suite quick."""
 
 SETTINGS = settings(
-    max_examples=16,
+    max_examples=10,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
