@@ -98,8 +98,6 @@ class TouchPlay:
         self.companion_side = companion_side
         self.strength = rules.strengths[1] if strength is None else strength
         self.hints = hints
-        self.clock = None
-        """No game clock yet for touch games; the app asks every game for one."""
         self._call_soon: CallSoon = call_soon or (lambda job: job())
         self._listeners = Listeners[TouchView]("touch screen")
         self._taps: tuple[Tap, ...] = ()
