@@ -39,6 +39,7 @@ from companion.publish.publisher import Publisher
 from companion.session import Notification, Referee
 from companion.table.game_clock import GameClock
 from companion.table.observations import ScanDesk, ScanOutcome, ScanVerdict
+from companion.table.views import names_in
 from vision.common.closing import Closing
 
 log = logging.getLogger(__name__)
@@ -88,14 +89,6 @@ def board_drawing(engine: GameEngine[Any], view: Mapping[str, Any]) -> dict[str,
 def spectator_view(engine: GameEngine[Any], state: Any) -> dict[str, Any]:
     """What the stream shows: the engine's spectator view, hidden information removed."""
     return engine.view(state, "spectator")
-
-
-def names_in(view: Mapping[str, Any]) -> list[str]:
-    """The sides' names, from a view that lists `sides` with a `name` each."""
-    sides = view.get("sides")
-    if not isinstance(sides, list):
-        return []
-    return [str(side.get("name", "")) for side in sides if isinstance(side, dict)]
 
 
 class GameStream(Closing):

@@ -40,7 +40,7 @@ from companion.games.touch import (
 )
 from companion.session import Notification, Referee
 from companion.table.listeners import Listeners
-from companion.table.views import EndView, TakebackView
+from companion.table.views import EndView, TakebackView, names_in
 
 log = logging.getLogger(__name__)
 
@@ -248,7 +248,7 @@ class TouchPlay:
         if self.companion_side is not None:
             self._take_back(twice=self._last_was_companions())
             return
-        names = self._names()
+        names = tuple(names_in(self.referee.engine.view(self.state, "table")))
         others = tuple(i for i in range(len(names)) if i != self._last_actor())
         self._takeback = TakebackView("the last move", agreed=(), waiting=others[:1])
         self._message = ""
@@ -291,7 +291,7 @@ class TouchPlay:
         state = self.state
         board_view = engine.view(state, "table")
         expectation = self.referee.expected()
-        names = self._names()
+        names = tuple(names_in(board_view))
         over = self.referee.is_over
         step = self._step() if not over and self._players_turn() else None
         chosen = only_spots(self._taps)
@@ -344,10 +344,6 @@ class TouchPlay:
         self._listeners.clear()
 
     # -- inside ----------------------------------------------------------------------------
-
-    def _names(self) -> tuple[str, ...]:
-        sides = self.referee.engine.view(self.state, "table").get("sides", [])
-        return tuple(str(side.get("name", "")) for side in sides if isinstance(side, dict))
 
     def _players_turn(self) -> bool:
         expectation = self.referee.expected()

@@ -4,8 +4,9 @@ being asked. Plain data; the screens only draw it."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from companion.games.drawing import Drawing
 
@@ -80,3 +81,11 @@ class EndView:
     """Each side's line on the plot."""
     drawing: Drawing | None = None
     """The final board, shown instead of the plot."""
+
+
+def names_in(view: Mapping[str, Any]) -> list[str]:
+    """The sides' names, from a view that lists `sides` with a `name` each."""
+    sides = view.get("sides")
+    if not isinstance(sides, list):
+        return []
+    return [str(side.get("name", "")) for side in sides if isinstance(side, dict)]

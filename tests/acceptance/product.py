@@ -28,6 +28,8 @@ from .conftest import HEIGHT
 if TYPE_CHECKING:
     from tests.ui.screen import Screen
 
+    from .room import Room
+
 
 def centre(widget: Any) -> tuple[int, int]:
     """A widget's centre in X's coordinates (y down)."""
@@ -226,3 +228,32 @@ def _window(display: str) -> str:
             f"no window: {found.stderr}"
         )
         time.sleep(0.2)
+
+
+def open_real_app(room: Room, command: Sequence[str], display: str, folder: Path) -> RealApp:
+    """The real app at the table, with a data folder and no configuration file of its own."""
+    data = folder / "table"
+    data.mkdir()
+    return RealApp.start(
+        room.at_table(command), display=display, data=data, config=data / "none.toml"
+    )
+
+
+def start_from_home(
+    real: RealApp,
+    home: tuple[int, int],
+    picks: Sequence[tuple[int, int]],
+    start: tuple[int, int],
+    shot: Path,
+    settle: float,
+) -> tuple[int, str, dict[str, Any]]:
+    """New game, the wizard's picks, a screenshot of them, Start: the one game it began."""
+    real.until(real.drawn, 60, "the first screen")
+    real.click(home)
+    for pick in picks:
+        real.click(pick, settle=settle)
+    real.shot(shot)
+    real.click(start, settle=1.0)
+    real.until(lambda: bool(real.games()), 30, "the game to start")
+    ((game_id, status, header),) = real.games()
+    return game_id, status, header

@@ -12,7 +12,7 @@ from typing import Any
 from companion.ui.controller import CHALLENGE_COLOUR, GameChoices
 
 from .browser import Phone, clock_runs
-from .product import RealApp, Twin, centre, python_module
+from .product import RealApp, Twin, centre, open_real_app, python_module, start_from_home
 from .room import Room
 
 MAKE_RUN = python_module("run", "--simulate", "--app")
@@ -34,20 +34,11 @@ def test_make_run_plays_a_whole_game_streamed_to_a_phone(
     start = centre(wizard.ids.start)
     screen.tap_text("Back")
 
-    data = tmp_path / "table"
-    data.mkdir()
-    real = RealApp.start(
-        room.at_table(MAKE_RUN), display=x_screen, data=data, config=data / "none.toml"
-    )
+    real = open_real_app(room, MAKE_RUN, x_screen, tmp_path)
     try:
-        real.until(real.drawn, 60, "the first screen")
-        real.click(home)
-        for pick in picks:
-            real.click(pick, settle=0.2)
-        real.shot(shots / "make-run-wizard.png")
-        real.click(start, settle=1.0)
-        real.until(lambda: bool(real.games()), 30, "the game to start")
-        ((game_id, status, header),) = real.games()
+        game_id, status, header = start_from_home(
+            real, home, picks, start, shots / "make-run-wizard.png", settle=0.2
+        )
         assert status == "playing"
         setup = header["setup"]
 

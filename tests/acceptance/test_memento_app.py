@@ -16,7 +16,7 @@ from companion.table.touch_play import TouchPlay
 from companion.ui.controller import TouchChoices
 
 from .browser import Phone
-from .product import RealApp, at, centre, python_module
+from .product import RealApp, at, centre, open_real_app, python_module, start_from_home
 from .room import Room
 
 MAKE_RUN = python_module("run", "--simulate", "--app")
@@ -73,20 +73,11 @@ def test_a_whole_memento_game_against_the_companion_in_the_real_app(
     start = centre(wizard.ids.start)
     screen.tap_text("Back")
 
-    data = tmp_path / "table"
-    data.mkdir()
-    real = RealApp.start(
-        room.at_table(MAKE_RUN), display=x_screen, data=data, config=data / "none.toml"
-    )
+    real = open_real_app(room, MAKE_RUN, x_screen, tmp_path)
     try:
-        real.until(real.drawn, 60, "the first screen")
-        real.click(home)
-        for pick in picks:
-            real.click(pick, settle=0.3)
-        real.shot(shots / "memento-real-wizard.png")
-        real.click(start, settle=1.0)
-        real.until(lambda: bool(real.games()), 30, "the game to start")
-        ((game_id, status, header),) = real.games()
+        game_id, status, header = start_from_home(
+            real, home, picks, start, shots / "memento-real-wizard.png", settle=0.3
+        )
         assert status == "playing" and header["game"] == "memento"
         seed = header["setup"]["seed"]
         screen.app.start_game(TouchChoices(game="memento", companion=True, seed=seed))
