@@ -8,9 +8,10 @@ import pytest
 
 from companion.config import Config
 from companion.games.mem.screens.choices import MemChoices
+from companion.games.memwars.play.choices import MemWarsChoices
 from companion.store import Store
 from companion.table.wiring import GameParts, PutDown
-from companion.ui.controller import Controller, GameChoices
+from companion.ui.controller import Controller
 
 
 def failing_stream(parts: GameParts) -> PutDown:
@@ -21,11 +22,11 @@ def test_a_start_that_fails_leaves_no_game(tmp_path: Path) -> None:
     with Store.open(tmp_path / "games.sqlite3") as store:
         controller = Controller(Config(), store, on_game=failing_stream)
         with pytest.raises(RuntimeError):
-            controller.start(GameChoices(quadrants=1, seed=3))
+            controller.start("memwars", MemWarsChoices(quadrants=1, seed=3))
         with pytest.raises(RuntimeError):
-            controller.start_mem(MemChoices(game="mem", names=("Ada", "Bo"), seed=8))
+            controller.start("mem", MemChoices(game="mem", names=("Ada", "Bo"), seed=8))
         assert store.games() == [] and controller.resumable() == []
-        assert controller.game is None and controller.mem is None
+        assert controller.play is None
 
 
 def test_the_stream_is_given_the_clock_and_the_scans_by_name(tmp_path: Path) -> None:
@@ -37,8 +38,8 @@ def test_the_stream_is_given_the_clock_and_the_scans_by_name(tmp_path: Path) -> 
 
     with Store.open(tmp_path / "games.sqlite3") as store:
         controller = Controller(Config(), store, on_game=stream)
-        controller.start(GameChoices(quadrants=1, seed=3, time_control="5+3"))
+        controller.start("memwars", MemWarsChoices(quadrants=1, seed=3, time_control="5+3"))
         (parts,) = handed
-        assert parts.clock is not None and parts.clock is controller.game.clock  # type: ignore[union-attr]
+        assert parts.clock is not None and parts.clock is controller.clock
         assert parts.scans is None  # no card reader in this game
         controller.close()

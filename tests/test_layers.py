@@ -24,9 +24,6 @@ GAME_NAMED = {
     "companion.commands.run_cmd": {"memwars"},
     "companion.launch.main": {"memwars"},
     "companion.printing.counter_sheet": {"memwars"},
-    "companion.ui.app": {"mem", "memwars"},
-    "companion.ui.controller": {"mem", "memwars"},
-    "companion.ui.screens.new_game": {"mem"},
 }
 """Generic modules that still import a game's package, and which: to be moved behind the
 plugin. A module leaves this list when it stops; none may join it."""

@@ -33,8 +33,9 @@ def register_engine(name: str, factory: Callable[[], GameEngine[Any]]) -> None:
 
 
 def plugin_names() -> list[str]:
-    """The games with a plugin: what the UI, the commands and the camera offer."""
-    return sorted(_PLUGINS)
+    """The games with a plugin, in the order they are registered (the flagship first): what
+    the UI, the commands and the camera offer."""
+    return list(_PLUGINS)
 
 
 def engine_names() -> list[str]:

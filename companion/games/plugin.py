@@ -87,6 +87,18 @@ class GamePlugin(Protocol):
         ...
 
     @property
+    def table(self) -> str:
+        """The module whose `SEAT` begins a game and takes it up at the table
+        (companion/table/play.py)."""
+        ...
+
+    @property
+    def screen(self) -> str:
+        """The app's live screen for it, as ``module:Class``: imported when the app is
+        built, it loads its own layout."""
+        ...
+
+    @property
     def deck(self) -> bool:
         """True when the game is played with a card deck (its quadrant names go on the
         printed board)."""

@@ -339,7 +339,9 @@ class TouchPlay:
         )
 
     def close(self) -> None:
-        """Stops following the referee (the game stays in the store)."""
+        """Stops following the referee (the game stays in the store). A move or a hint still
+        being searched for is dropped when it comes: the game was put down."""
+        self._position += 1
         self._unsubscribe()
         self._listeners.clear()
 

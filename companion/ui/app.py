@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -23,18 +24,13 @@ from kivy.lang import Builder
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.errors import UserError
-from companion.games.mem.play.game import MemPlay, MemView
-from companion.games.mem.screens.board import MemBoardView, MemSpaceView
-from companion.games.mem.screens.choices import MemChoices
-from companion.games.mem.screens.live_screen import MemLiveScreen
-from companion.games.memwars.play.live import LiveView
-from companion.games.memwars.screens.board import BoardView
-from companion.games.memwars.screens.live_screen import LiveScreen
-from companion.table.touch_play import TouchPlay, TouchView
+from companion.games import find_plugin, plugin_names
+from companion.table.play import Play
 from companion.table.views import AlertView
-from companion.ui.controller import Controller, GameChoices, TouchChoices
+from companion.ui.controller import Controller
 from companion.ui.drawing_view import DrawingView
 from companion.ui.plot import ScorePlot
+from companion.ui.screens.base import PlayScreen
 from companion.ui.screens.camera import CameraScreen
 from companion.ui.screens.end import EndScreen
 from companion.ui.screens.enroll import EnrollScreen
@@ -42,7 +38,6 @@ from companion.ui.screens.home import HomeScreen
 from companion.ui.screens.new_game import NewGameScreen
 from companion.ui.screens.settings import SettingsScreen
 from companion.ui.screens.study import StudyScreen
-from companion.ui.touch_screen import TouchLiveScreen
 
 log = logging.getLogger(__name__)
 
@@ -51,9 +46,6 @@ KV_FILES = (
     "common.kv",
     "home.kv",
     "new_game.kv",
-    "live.kv",
-    "mem_live.kv",
-    "touch_live.kv",
     "end.kv",
     "study.kv",
     "camera.kv",
@@ -64,11 +56,23 @@ STEP_SECONDS = 0.2
 OPPONENT_PAUSE = 0.8
 """Seconds between two of the simulated opponent's moves."""
 
-Factory.register("BoardView", cls=BoardView)
 Factory.register("ScorePlot", cls=ScorePlot)
-Factory.register("MemBoardView", cls=MemBoardView)
-Factory.register("MemSpaceView", cls=MemSpaceView)
 Factory.register("DrawingView", cls=DrawingView)
+
+
+def play_screens() -> dict[str, type[PlayScreen]]:
+    """Every game's live screen, by game (games may share one)."""
+    screens: dict[str, type[PlayScreen]] = {}
+    for game in plugin_names():
+        module, _, name = find_plugin(game).screen.partition(":")
+        screens[game] = getattr(import_module(module), name)
+    return screens
+
+
+def _load_layout(path: Path) -> None:
+    # Loaded once per process: a second app (a test's) must not apply rules twice.
+    Builder.unload_file(str(path))
+    Builder.load_file(str(path))
 
 
 class CompanionApp(App):
@@ -94,6 +98,7 @@ class CompanionApp(App):
         """Seconds between the simulated opponent's moves (a test that plays for it sets
         this to infinity)."""
         self._unsubscribe: Any = None
+        self._play_screens = play_screens()
         controller.on_alert = self.alerted
         # The virtual camera reads on its own thread; the game is played on Kivy's.
         controller.call_soon = lambda job: Clock.schedule_once(lambda _dt: job())
@@ -132,11 +137,13 @@ class CompanionApp(App):
         self.notices.append(text)
 
     def build(self) -> ScreenManager:
+        play_screens = self._play_screens
         for name in KV_FILES:
-            # Loaded once per process: a second app (a test's) must not apply rules twice.
-            path = str(KV_DIR / name)
-            Builder.unload_file(path)
-            Builder.load_file(path)
+            _load_layout(KV_DIR / name)
+        for kind in dict.fromkeys(play_screens.values()):
+            for widget in kind.widgets:
+                Factory.register(widget.__name__, cls=widget)
+            _load_layout(kind.layout)
         manager = ScreenManager(transition=NoTransition())
         settings = SettingsScreen(name="settings")
         settings.details = self.settings_text
@@ -144,9 +151,7 @@ class CompanionApp(App):
         for screen in (
             HomeScreen(name="home"),
             NewGameScreen(name="new_game"),
-            LiveScreen(name="live"),
-            MemLiveScreen(name="mem_live"),
-            TouchLiveScreen(name="touch_live"),
+            *(kind(name=kind.NAME) for kind in dict.fromkeys(play_screens.values())),
             EndScreen(name="end"),
             StudyScreen(name="study"),
             CameraScreen(name="camera"),
@@ -168,9 +173,12 @@ class CompanionApp(App):
 
     def _key_down(self, _window: Any, _key: int, _scancode: int, text: str | None, *_: Any) -> bool:
         # Typing into a text field (a player's name) is not a clock press.
-        if self.manager is None or self.manager.current != "live":
+        if self.manager is None or self.manager.current not in self._screen_names():
             return False
         return self.controller.key(text or "")
+
+    def _screen_names(self) -> set[str]:
+        return {kind.NAME for kind in self._play_screens.values()}
 
     def _flipped(self, window: Any) -> None:
         window.unbind(on_flip=self._flipped)
@@ -183,25 +191,12 @@ class CompanionApp(App):
         assert self.manager is not None
         return self.manager.get_screen(name)
 
-    def start_game(self, choices: GameChoices | MemChoices | TouchChoices) -> None:
-        if isinstance(choices, TouchChoices):
-            self._follow_touch(self.controller.start_touch(choices))
-        elif isinstance(choices, MemChoices):
-            self._follow_mem(self.controller.start_mem(choices))
-        else:
-            self._follow(self.controller.start(choices))
+    def start_game(self, game: str, choices: Any) -> None:
+        """A new game of `game` from the New game screen's choices."""
+        self._follow(self.controller.start(game, choices))
 
     def resume_game(self, game_id: int) -> None:
-        game = self.controller.resume(game_id)
-        if isinstance(game, TouchPlay):
-            self._follow_touch(game)
-        elif isinstance(game, MemPlay):
-            self._follow_mem(game)
-        else:
-            self._follow(game)
-
-    def decide(self, key: str, place: int) -> None:
-        self.controller.decide(key, place)
+        self._follow(self.controller.resume(game_id))
 
     def alerted(self, alerts: tuple[AlertView, ...]) -> None:
         # The screen shows the alerts from the view; the buzzer makes the table look.
@@ -217,83 +212,50 @@ class CompanionApp(App):
 
     # -- inside ----------------------------------------------------------------------------
 
-    def _follow(self, live: Any) -> None:
+    def play_screen(self, play: Play) -> PlayScreen:
+        """The live screen that draws `play`."""
+        screen: PlayScreen = self.screen(self._play_screens[play.referee.engine.name].NAME)
+        return screen
+
+    def _follow(self, play: Play) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
-        self._unsubscribe = live.subscribe(self._show)
+        self._unsubscribe = play.subscribe(self._show)
         assert self.manager is not None
-        self.manager.current = "live"
-        self._show(live.view())
+        screen = self.play_screen(play)
+        screen.follow(play)
+        self.manager.current = screen.name
+        self._show(play.view())
 
-    def _follow_mem(self, play: MemPlay) -> None:
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-        self._unsubscribe = play.subscribe(self._show_mem)
+    def _show(self, view: Any) -> None:
         assert self.manager is not None
-        self.screen("mem_live").follow(play)
-        self.manager.current = "mem_live"
-        self._show_mem(play.view())
-
-    def _follow_touch(self, play: TouchPlay) -> None:
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-        self._unsubscribe = play.subscribe(self._show_touch)
-        assert self.manager is not None
-        self.screen("touch_live").follow(play)
-        self.manager.current = "touch_live"
-        self._show_touch(play.view())
-
-    def _show_touch(self, view: TouchView) -> None:
-        assert self.manager is not None
-        play = self.controller.touch
-        if view.over and play is not None:
-            self.screen("end").show(play.end_view())
-            self.manager.current = "end"
+        play = self.controller.play
+        if play is None:
             return
-        self.screen("touch_live").show(view)
-
-    def _show_mem(self, view: MemView) -> None:
-        assert self.manager is not None
-        play = self.controller.mem
-        if view.over and play is not None:
-            self.screen("end").show(play.end_view())
-            self.manager.current = "end"
-            return
-        self.screen("mem_live").show(view)
-
-    def _show(self, view: LiveView) -> None:
-        assert self.manager is not None
         if view.over:
-            self.screen("end").show(self.controller.live.end_view())
+            self.screen("end").show(play.end_view())
             self.manager.current = "end"
             return
-        self.screen("live").show(view)
+        self.play_screen(play).show(view)
 
     def step(self, dt: float) -> None:
         if self.stopping.is_set():
             self.stop()
             return
-        if self.manager is None:
+        play = self.controller.play
+        if self.manager is None or play is None:
             return
-        touch = self.controller.touch
-        if touch is not None:
-            # The companion searches on a thread of its own; its move comes back by itself.
-            self._since_opponent += dt
-            if self._since_opponent >= self.opponent_pause and touch.step():
-                self._since_opponent = 0.0
-            return
-        if self.controller.game is None:
-            return
+        # The companion and a simulated opponent move one move at a time, so that a person
+        # can follow them (the companion searches on a thread of its own).
         self._since_opponent += dt
         if self._since_opponent >= self.opponent_pause:
             if self.controller.step():
                 self._since_opponent = 0.0
         else:
-            game = self.controller.game
-            if game.clock is not None:
-                game.clock.tick()
-        if self.manager.current == "live":
-            self.screen("live").show_clocks()
+            self.controller.tick()
+        screen = self.play_screen(play)
+        if self.manager.current == screen.name:
+            screen.show_clocks()
         if self.lights is not None:
             self.controller.show_lights(self.lights)
 

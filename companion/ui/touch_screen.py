@@ -6,6 +6,7 @@ and the last refusal. The same screen serves every such game; layout is in kv/to
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from kivy.properties import BooleanProperty, StringProperty
@@ -13,7 +14,8 @@ from kivy.uix.button import Button
 
 from companion.table.touch_play import REFUSE, TouchPlay, TouchView
 from companion.ui.buttons import button_for
-from companion.ui.screens.base import AppScreen
+from companion.ui.drawing_view import DrawingView
+from companion.ui.screens.base import PlayScreen
 
 BLUE = (0.2, 0.42, 0.72, 1)
 RED = (0.72, 0.22, 0.2, 1)
@@ -22,7 +24,11 @@ QUIET = frozenset({"Clear", "Hint", "Take back"})
 """The screen's own buttons, drawn apart from the game's."""
 
 
-class TouchLiveScreen(AppScreen):
+class TouchLiveScreen(PlayScreen):
+    NAME = "touch_live"
+    layout = Path(__file__).with_name("kv") / "touch_live.kv"
+    widgets = (DrawingView,)
+
     title = StringProperty("")
     prompt = StringProperty("")
     message = StringProperty("")

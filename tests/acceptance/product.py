@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from PIL import ImageGrab
 
 from companion.games.contract import TABLE
+from tests.plays import live_of
 
 from .conftest import HEIGHT
 
@@ -135,7 +136,7 @@ class Twin:
 
     @property
     def referee(self) -> Any:
-        return self.screen.app.controller.live.referee
+        return live_of(self.screen.app.controller).referee
 
     def catch_up(self) -> int:
         """Plays what the real app committed since; returns how many actions that was."""

@@ -16,7 +16,7 @@ from companion.decks import find_deck
 from companion.decks.tagmap import save_tag_map
 from companion.devices.cardreader.emulators import Rdm6300Emulator
 from companion.devices.cardreader.ptypair import PtyPair
-from companion.ui.controller import GameChoices
+from companion.games.memwars.play.choices import MemWarsChoices
 
 from .browser import Phone, clock_runs
 from .product import RealApp, Twin, centre, python_module
@@ -72,7 +72,10 @@ def test_the_kiosk_with_a_reader_and_a_clock_survives_a_power_cut(
         real.until(lambda: bool(real.games()), 30, "the game to start")
         ((game_id, _, header),) = real.games()
         screen.app.start_game(
-            GameChoices(mode="basic", quadrants=1, time_control="5+3", seed=header["setup"]["seed"])
+            "memwars",
+            MemWarsChoices(
+                mode="basic", quadrants=1, time_control="5+3", seed=header["setup"]["seed"]
+            ),
         )
         twin = Twin(screen, real, game_id)
         assert twin.same_setup_as(header)

@@ -9,7 +9,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from companion.ui.controller import CHALLENGE_COLOUR, GameChoices
+from companion.games.memwars.play.choices import MemWarsChoices
+from companion.games.memwars.play.table import CHALLENGE_COLOUR
 
 from .browser import Phone, clock_runs
 from .product import RealApp, Twin, centre, open_real_app, python_module, start_from_home
@@ -46,7 +47,8 @@ def test_make_run_plays_a_whole_game_streamed_to_a_phone(
         # no camera of its own (its alerts would move its buttons); the simulated table's
         # row is laid out as the real app lays it.
         screen.app.start_game(
-            GameChoices(opponent=True, quadrants=1, time_control="5+3", seed=setup["seed"])
+            "memwars",
+            MemWarsChoices(opponent=True, quadrants=1, time_control="5+3", seed=setup["seed"]),
         )
         twin = Twin(screen, real, game_id)
         table = _table_row(screen)

@@ -13,7 +13,8 @@ from typing import Any
 from companion.games import find_plugin
 from companion.games.touch import Press, TouchRules
 from companion.table.touch_play import TouchPlay
-from companion.ui.controller import TouchChoices
+from companion.table.touch_seat import TouchChoices
+from tests.plays import touch_of
 
 from .browser import Phone
 from .product import RealApp, at, centre, open_real_app, python_module, start_from_home
@@ -36,7 +37,7 @@ class TouchTwin:
 
     @property
     def play(self) -> TouchPlay:
-        play: TouchPlay | None = self.screen.app.controller.touch
+        play: TouchPlay | None = touch_of(self.screen.app.controller)
         assert play is not None
         return play
 
@@ -80,7 +81,7 @@ def test_a_whole_memento_game_against_the_companion_in_the_real_app(
         )
         assert status == "playing" and header["game"] == "memento"
         seed = header["setup"]["seed"]
-        screen.app.start_game(TouchChoices(game="memento", companion=True, seed=seed))
+        screen.app.start_game("memento", TouchChoices(game="memento", companion=True, seed=seed))
         twin = TouchTwin(screen, real, game_id)
         assert twin.play.referee.engine.setup_of(twin.play.state) == header["setup"]
 

@@ -10,11 +10,13 @@ import cv2
 import pytest
 
 from companion.config import Config
+from companion.games.memwars.play.choices import MemWarsChoices
 from companion.store import Store
 from companion.table.camera_setup import CameraSetup
 from companion.table.camera_watch import CameraWatch
 from companion.table.not_started import NotStarted
-from companion.ui.controller import Controller, GameChoices
+from companion.ui.controller import Controller
+from tests.plays import memwars_of
 from vision.geometry import load_board
 from vision.synth import Scene, SyntheticCamera
 from vision.synth.conditions import Conditions
@@ -79,9 +81,11 @@ def test_a_game_watched_by_a_camera_that_stops_goes_on_by_touch(
     with Store.open(tmp_path / "games.sqlite3") as store:
         controller = Controller(Config(), store, call_soon=jobs.append)
         controller.camera_spec = str(folder)
-        live = controller.start(GameChoices(quadrants=1, seed=3))
-        assert controller.watch is not None
-        controller.watch._thread.join(timeout=60)  # the folder runs out
+        controller.start("memwars", MemWarsChoices(quadrants=1, seed=3))
+        play = memwars_of(controller)
+        live = play.live
+        assert play.watch is not None
+        play.watch._thread.join(timeout=60)  # the folder runs out
         for job in list(jobs):  # what the camera thread handed over, on the game's thread
             job()
         view = live.view()

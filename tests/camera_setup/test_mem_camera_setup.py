@@ -126,15 +126,15 @@ def test_the_controller_switches_the_board_and_saves_beside_the_games_store(
     with Store.open(games) as store:
         controller = Controller(Config(store=StoreConfig(path=str(games))), store)
         try:
-            assert controller.mem_calibration_path == tmp_path / "mem-calibration.json"
+            assert controller.calibration_path_for("mem") == tmp_path / "mem-calibration.json"
             assert controller.camera_setup().game == "memwars"
             setup = controller.choose_camera_board("mem")
-            assert setup.game == "mem" and setup.out == controller.mem_calibration_path
+            assert setup.game == "mem" and setup.out == controller.calibration_path_for("mem")
             assert controller.simulated_camera.board.game == "mem"
             controller.lay_calibration_plan()
             assert setup.calibrate().saved
-            assert controller.mem_calibration_path.is_file()
-            assert not controller.calibration_path.exists()
+            assert controller.calibration_path_for("mem").is_file()
+            assert not controller.calibration_path_for("memwars").exists()
             assert controller.choose_camera_board("memwars").game == "memwars"
         finally:
             controller.close()

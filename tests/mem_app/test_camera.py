@@ -26,6 +26,7 @@ from companion.store import Store
 from companion.table.unsure import UnsureState, unsure_step
 from companion.table.views import AlertView
 from companion.ui.controller import Controller
+from tests.plays import mem_of
 from tests.vision_mem.helpers import EASY, dealt, mem_board, mem_calibration
 from vision.reader import BoardReader
 from vision.synth import Hand, SyntheticCamera
@@ -242,11 +243,12 @@ def test_the_simulated_table_lifts_a_stone_for_the_camera_to_see(store: Store) -
     jobs = Jobs()
     controller = Controller(Config(), store, virtual_table=True, call_soon=jobs)
     try:
-        play = controller.start_mem(MemChoices(names=("Ada", "Bo"), seed=SEED))
-        table = controller.mem_table
+        controller.start("mem", MemChoices(names=("Ada", "Bo"), seed=SEED))
+        play = mem_of(controller)
+        table = play.table
         assert table is not None and play.view().camera.watching
         assert table.contents() == rules_board(play.state)
-        controller.mem_table_tap(7)
+        play.table_tap(7)
         assert jobs.until(lambda: play.view().selected == 7)
         assert 7 not in table.contents()
         side = play.view().actor
@@ -261,4 +263,4 @@ def test_the_simulated_table_lifts_a_stone_for_the_camera_to_see(store: Store) -
         assert jobs.until(lambda: not play.view().alerts, timeout=5)
     finally:
         controller.close()
-    assert controller.mem_table is None
+    assert controller.play is None and play.table is None

@@ -8,9 +8,9 @@ from companion.games.mem.screens.choices import (
     hints_allowed,
     mem_setup_for,
     mem_title,
-    new_seed,
     parse_seed,
 )
+from companion.table.choices import new_deal
 
 
 def test_a_solitaire_game_takes_the_first_name_only() -> None:
@@ -33,6 +33,6 @@ def test_the_title_names_the_game_and_the_deal_and_keeps_a_rated_game_rated() ->
 
 
 def test_seeds() -> None:
-    assert 0 <= new_seed() < 1_000_000
+    assert 0 <= new_deal() < 1_000_000
     assert parse_seed(" 42 ") == 42
     assert parse_seed("forty") is None and parse_seed("") is None and parse_seed("-3") is None

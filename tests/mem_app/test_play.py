@@ -20,6 +20,7 @@ from companion.session import Referee
 from companion.store import Store
 from companion.table.wiring import GameParts
 from companion.ui.controller import Controller
+from tests.plays import mem_of
 
 
 @pytest.fixture()
@@ -172,7 +173,8 @@ def test_the_controller_streams_mem_games_and_resumes_them(store: Store) -> None
         return lambda: put_down.append(referee.game_id)
 
     controller = Controller(Config(), store, on_game=on_game)
-    play = controller.start_mem(MemChoices(game="mem", names=("Ada", "Bo"), seed=8))
+    controller.start("mem", MemChoices(game="mem", names=("Ada", "Bo"), seed=8))
+    play = mem_of(controller)
     assert streamed == [("mem", None, None)]
     side, square, cell = first_legal(play)
     play.tap_square(square)
@@ -180,7 +182,7 @@ def test_the_controller_streams_mem_games_and_resumes_them(store: Store) -> None
     (row,) = controller.resumable()
     assert row.game == "mem" and row.title == "Ada vs Bo, MEM game, deal 8"
     controller.close()
-    assert put_down == [row.id] and controller.mem is None
+    assert put_down == [row.id] and controller.play is None
     again = controller.resume(row.id)
     assert isinstance(again, MemPlay) and again.view().board == play.view().board
     assert again.view().hints and len(streamed) == 2

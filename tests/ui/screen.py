@@ -14,6 +14,7 @@ from kivy.tests.common import UnitTestTouch
 from companion.games.memwars.play.live import LiveView
 from companion.ui.app import CompanionApp
 from companion.ui.controller import Controller
+from tests.plays import live_of
 
 _started = False
 
@@ -59,7 +60,7 @@ class Screen:
         return self.root.get_screen(name or self.current)
 
     def view(self) -> LiveView:
-        return self.app.controller.view()
+        return live_of(self.app.controller).view()
 
     def frames(self, count: int = 2) -> None:
         for _ in range(count):

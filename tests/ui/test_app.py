@@ -8,6 +8,8 @@ import pytest
 from kivy.tests.common import UnitTestTouch
 
 from companion.games.contract import TABLE
+from companion.games.memwars.palette import colour_rgb
+from tests.plays import live_of
 
 from .screen import Screen
 
@@ -86,7 +88,9 @@ def test_a_standard_claim_with_a_maintained_challenge(screen: Screen) -> None:
     screen.shot("live-judgement")
     screen.decide("judge-rw")  # the claim right, the challenge wrong
     view = screen.view()
-    summary = screen.app.controller.live.referee.engine.summary(screen.app.controller.live.state)
+    summary = live_of(screen.app.controller).referee.engine.summary(
+        live_of(screen.app.controller).state
+    )
     assert summary["scores"]["sides"][first]["captures"] == 1
     # A wrong challenge gives the claimant another turn.
     assert view.actor == view.side_names[first]
@@ -99,11 +103,11 @@ def test_a_basic_turn_answered_right(screen: Screen) -> None:
     assert view.actor == "the table" and {b.key for b in view.buttons} >= {"right", "wrong"}
     # The presented card's front is for everyone to see; its answers are not.
     assert view.card_front.startswith("Card ") and screen.screen("live").card_front
-    first = screen.app.controller.live.state.turn
+    first = live_of(screen.app.controller).state.turn
     (place,) = view.places
     screen.decide("right")
     assert screen.view().board == {str(place): (view.side_colours[first],)}
-    assert screen.app.controller.live.state.turn == 1 - first
+    assert live_of(screen.app.controller).state.turn == 1 - first
     screen.shot("live-basic")
 
 
@@ -120,7 +124,7 @@ def test_a_misplaced_crystal_is_an_alert_until_it_is_put_right(screen: Screen) -
     alarm = screen.app.alarm = Alarm()
     start(screen)
     through_setup(screen)
-    live = screen.app.controller.live
+    live = live_of(screen.app.controller)
     view = screen.view()
     wrong = view.places[0]
     first = view.side_names.index(view.actor)
@@ -150,7 +154,7 @@ def test_an_alert_overridden_on_the_screen(screen: Screen) -> None:
     view = screen.view()
     place = view.places[0]
     other = view.side_colours[1 - view.side_names.index(view.actor)]
-    screen.app.controller.live.table_seen({str(place): (other,)})
+    live_of(screen.app.controller).table_seen({str(place): (other,)})
     screen.frames(2)
     screen.tap(screen.screen("live").ids.override)
     assert not screen.view().held
@@ -165,7 +169,7 @@ def test_a_whole_game_against_the_companion_ends_on_the_score_screen(screen: Scr
         if screen.current == "end":
             break
         view = screen.view()
-        expectation = screen.app.controller.live.referee.expected()
+        expectation = live_of(screen.app.controller).referee.expected()
         assert expectation is not None
         if expectation.actor == 1 or (
             expectation.actor == TABLE and "answer" in expectation.actions
@@ -234,7 +238,7 @@ def test_a_timed_game_shows_clocks_and_takes_the_clock_keys(screen: Screen) -> N
     labels = [label.text for label in live.side_labels]
     assert any("5:00" in text or "4:5" in text for text in labels), labels
     controller = screen.app.controller
-    game_id = controller.live.referee.game_id
+    game_id = live_of(controller).referee.game_id
     inputs = len(controller.store.clock_inputs(game_id))
     from kivy.core.window import Window
 
@@ -344,9 +348,9 @@ def test_a_move_taken_back_with_both_sides_consent(screen: Screen) -> None:
     view = screen.view()
     assert view.takeback is None and view.board == {}
     assert [b.key for b in view.buttons] == ["claim"]
-    assert screen.app.controller.store.taken_back(screen.app.controller.live.referee.game_id) == [
-        seq
-    ]
+    assert screen.app.controller.store.taken_back(
+        live_of(screen.app.controller).referee.game_id
+    ) == [seq]
 
 
 def test_the_companion_agrees_to_a_takeback(screen: Screen) -> None:
@@ -372,7 +376,7 @@ def test_cards_scanned_on_the_simulated_reader_are_checked_against_the_rules(
     through_setup(screen)
     live = screen.screen("live")
     assert live.has_reader
-    expectation = screen.app.controller.live.referee.expected()
+    expectation = live_of(screen.app.controller).referee.expected()
     assert expectation is not None and expectation.cards
     (wanted,) = expectation.cards
     other = 1 if wanted != 1 else 2
@@ -406,7 +410,7 @@ def test_gpio_buttons_press_the_clock_and_leds_show_whose_time_runs(screen: Scre
             screen.tap_text("Start the game")
             through_setup(screen)
             controller = screen.app.controller
-            game_id = controller.live.referee.game_id
+            game_id = live_of(controller).referee.game_id
             running = controller.clock_face().running
             assert running is not None
             leds = (pins.pin(5), pins.pin(6))
@@ -429,7 +433,10 @@ def test_the_wizard_sets_colours_path_patterns_handicap_and_the_hybrid_sides(
 ) -> None:
     screen.tap_text("New game")
     wizard = screen.screen()
+    # Each side's button is drawn in its colour, as the crystals are.
+    assert tuple(wizard.ids.colour_2.background_color) == (*colour_rgb("blue"), 1.0)
     screen.tap(wizard.ids.colour_1)  # red -> green (blue is taken)
+    assert tuple(wizard.ids.colour_1.background_color) == (*colour_rgb("green"), 1.0)
     screen.tap_text("Hybrid")
     screen.tap(wizard.toggles["quadrants"][2])
     screen.tap_text("Forward")
@@ -442,7 +449,7 @@ def test_the_wizard_sets_colours_path_patterns_handicap_and_the_hybrid_sides(
     assert (choices.handicap, choices.basic_side, choices.quadrants) == (1, 0, 2)
     screen.shot("wizard-more")
     screen.tap_text("Start the game")
-    setup = screen.app.controller.live.state.setup
+    setup = live_of(screen.app.controller).state.setup
     assert [s.colour for s in setup.sides] == ["green", "blue"]
     assert [s.mode.value if s.mode else None for s in setup.sides] == ["basic", "standard"]
     assert setup.sides[1].depth == 2 and setup.sides[0].depth is None
@@ -505,7 +512,7 @@ def test_a_game_of_three_sides_each_in_its_own_colour(screen: Screen) -> None:
     screen.tap(wizard.toggles["quadrants"][1])
     assert wizard.choices().deck == ""  # the configured deck
     screen.tap_text("Start the game")
-    setup = screen.app.controller.live.state.setup
+    setup = live_of(screen.app.controller).state.setup
     assert [(s.name, s.colour) for s in setup.sides] == [
         ("Player 1", "red"),
         ("Player 2", "blue"),
@@ -568,7 +575,7 @@ def test_a_real_reader_on_its_serial_port_checks_the_cards_of_the_game(
         screen.app.controller.reader_port = pair.host_path
         start(screen, mode="Basic")
         through_setup(screen)
-        expectation = screen.app.controller.live.referee.expected()
+        expectation = live_of(screen.app.controller).referee.expected()
         assert expectation is not None
         (wanted,) = expectation.cards
         other = 1 if wanted != 1 else 2
@@ -589,10 +596,10 @@ def test_the_rules_own_move_still_to_lay_is_asked_calmly(screen: Screen) -> None
     alarm = screen.app.alarm = Alarm()
     start(screen)
     through_setup(screen)
-    live = screen.app.controller.live
+    live = live_of(screen.app.controller)
     live.table_seen({})
     place = screen.view().places[0]
-    screen.app.controller.decide("claim", place)  # told on the screen, not yet on the table
+    live.decide("claim", place)  # told on the screen, not yet on the table
     screen.frames(2)
     live_screen = screen.screen("live")
     assert screen.view().held

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.ui.screens.home import HomeScreen
+from tests.plays import live_of
 
 from .screen import Screen
 from .test_app import start, through_setup
@@ -21,7 +22,7 @@ def test_a_game_deleted_from_home_is_gone_from_the_store_and_from_home(screen: S
     store = screen.app.controller.store
     start(screen)
     through_setup(screen)
-    game_id = screen.app.controller.live.referee.game_id
+    game_id = live_of(screen.app.controller).referee.game_id
     moves = screen.view().seq
     home = leave_for_home(screen)
     assert home.resume_text == f"Resume: {store.game(game_id).title} (move {moves})"
@@ -43,10 +44,10 @@ def test_a_game_deleted_from_home_is_gone_from_the_store_and_from_home(screen: S
 def test_the_next_interrupted_game_is_offered_once_one_is_deleted(screen: Screen) -> None:
     store = screen.app.controller.store
     start(screen)
-    older = screen.app.controller.live.referee.game_id
+    older = live_of(screen.app.controller).referee.game_id
     leave_for_home(screen)
     start(screen)
-    newer = screen.app.controller.live.referee.game_id
+    newer = live_of(screen.app.controller).referee.game_id
     home = leave_for_home(screen)
     assert home.offered == newer
     screen.tap(home.ids.delete)
@@ -56,7 +57,7 @@ def test_the_next_interrupted_game_is_offered_once_one_is_deleted(screen: Screen
     assert home.ids.delete.text == "Delete"  # the older game needs its own two taps
     screen.tap(home.ids.resume)
     assert screen.current == "live"
-    assert screen.app.controller.live.referee.game_id == older
+    assert live_of(screen.app.controller).referee.game_id == older
 
 
 def test_a_first_tap_left_alone_deletes_nothing(

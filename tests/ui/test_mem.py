@@ -12,6 +12,7 @@ from companion.games.mem.play.game import MemPlay
 from companion.games.mem.play.touch import actor_frame
 from companion.games.mem.solver import legal_options
 from companion.session import Referee
+from tests.plays import mem_of
 
 from .screen import Screen
 
@@ -24,7 +25,7 @@ def start_mem(
     screen.tap_text("New game")
     wizard = screen.screen()
     screen.tap_text("MeM")
-    assert wizard.mem and "Quadrants" not in _texts(wizard)
+    assert wizard.picks["game"] == "mem" and "Quadrants" not in _texts(wizard)
     screen.tap_text(game)
     if choices.get("rated"):
         screen.tap_text("Off (rated)")
@@ -37,9 +38,7 @@ def start_mem(
     screen.shot(f"wizard-mem-{game.lower()}")
     screen.tap_text("Start the game")
     assert screen.current == "mem_live"
-    play = screen.app.controller.mem
-    assert play is not None
-    return play
+    return mem_of(screen.app.controller)
 
 
 def _texts(screen: Any) -> set[str]:
@@ -189,10 +188,9 @@ def test_a_capture_by_touch(screen: Screen) -> None:
     }
     controller = screen.app.controller
     referee = Referee.start(controller.store, "mem", setup, {}, title="Ada, captures")
-    screen.app._follow_mem(controller._take_up_mem(referee))
+    screen.app._follow(controller.resume(referee.game_id))
     screen.frames(2)
-    play = controller.mem
-    assert play is not None
+    play = mem_of(controller)
     tap_move(screen, 28, 0, (0, 0))
     tap_move(screen, 29, 0, (0, 1))
     view = play.view()

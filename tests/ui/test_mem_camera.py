@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from companion.games.mem.play.game import MemPlay
+from tests.plays import mem_of
 
 from .screen import Screen
 from .test_mem import start_mem
@@ -34,7 +35,7 @@ def test_stones_lifted_on_the_simulated_table_are_picked_up_through_the_camera(
     assert live.ids.override.disabled
     screen.tap(live.ids.table_toggle)
     board = live.ids.board
-    table = screen.app.controller.mem_table
+    table = mem_of(screen.app.controller).table
     assert table is not None
 
     def lift(square: int) -> None:

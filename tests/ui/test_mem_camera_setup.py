@@ -32,15 +32,17 @@ def test_the_camera_is_calibrated_for_mem_from_the_screen(screen: Screen) -> Non
     assert isinstance(setup, CameraSetup) and setup.game == "mem"
     screen.tap(camera.ids.calibrate)  # nothing laid yet: refused, with the reason
     assert camera.result.startswith("Not saved:\nNo stone was seen on squares 0 (white)")
-    assert not controller.mem_calibration_path.exists()
+    assert not controller.calibration_path_for("mem").exists()
     screen.shot("camera-mem-not-saved")
     screen.tap(camera.ids.lay)
     screen.tap(camera.ids.calibrate)
     assert camera.result.startswith("Calibrated white, black, red"), camera.result
-    assert str(controller.mem_calibration_path) in camera.result
-    saved = load_calibration(controller.mem_calibration_path)
+    assert str(controller.calibration_path_for("mem")) in camera.result
+    saved = load_calibration(controller.calibration_path_for("mem"))
     assert isinstance(saved, StoneCalibration) and len(saved.stones) == 11
-    assert not controller.calibration_path.exists()  # MemWars' calibration is untouched
+    assert not controller.calibration_path_for(
+        "memwars"
+    ).exists()  # MemWars' calibration is untouched
     screen.shot("camera-mem-calibrated")
     # Back to MemWars: its plan again; leaving and coming back keeps the board chosen.
     screen.tap(camera.toggles["memwars"])

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from companion.games.mem.solver import best_action
 from companion.games.mem.text import format_board
+from tests.plays import mem_of
 
 from .screen import Screen
 
@@ -25,7 +26,7 @@ PLAYER = textwrap.dedent(
 
     store = Store.open(sys.argv[1])
     app = Controller(Config(), store)
-    play = app.start_mem(MemChoices(game="mini", names=("Ada", "Bo"), seed=21, hints=False))
+    play = app.start("mem", MemChoices(game="mini", names=("Ada", "Bo"), seed=21, hints=False))
     while play.referee.seq < 5:
         play.referee.submit(best_action(play.state, budget=50).action)
     patterns = [list(side.pattern) for side in play.state.sides]
@@ -54,8 +55,7 @@ def test_a_killed_mem_game_resumes_from_home(screen: Screen, tmp_path: Path) -> 
     screen.shot("mem-home-resume")
     screen.tap(home.ids.resume)
     assert screen.current == "mem_live"
-    play = screen.app.controller.mem
-    assert play is not None
+    play = mem_of(screen.app.controller)
     view = play.view()
     # The same position: replayed from the store, mid-turn, a rated game still.
     assert view.seq == seq == 5 and not view.hints

@@ -10,6 +10,7 @@ from companion.games import find_plugin
 from companion.games.memento.touch import player_colour as _colour
 from companion.games.touch import Press, TouchRules
 from companion.table.touch_play import TouchPlay
+from tests.plays import touch_of
 
 from .screen import Screen
 
@@ -32,7 +33,7 @@ def start_memento(screen: Screen, companion: bool = True, players: str = "2") ->
     screen.shot("wizard-memento")
     screen.tap_text("Start the game")
     assert screen.current == "touch_live"
-    play = screen.app.controller.touch
+    play = touch_of(screen.app.controller)
     assert play is not None
     return play
 
@@ -126,7 +127,7 @@ def test_a_game_between_people_is_resumed_from_home(screen: Screen) -> None:
     assert screen.current == "home"
     screen.tap_text(screen.screen().resume_text)
     assert screen.current == "touch_live"
-    resumed = screen.app.controller.touch
+    resumed = touch_of(screen.app.controller)
     assert resumed is not None
     assert resumed.referee.game_id == game_id and resumed.referee.seq == seq
     assert len(resumed.view().side_lines) == 3

@@ -9,6 +9,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+from tests.plays import memwars_of
+
 from .screen import Screen
 
 PLAYER = textwrap.dedent(
@@ -16,11 +18,13 @@ PLAYER = textwrap.dedent(
     import sys, time
     from companion.config import Config
     from companion.store import Store
-    from companion.ui.controller import Controller, GameChoices
+    from companion.games.memwars.play.choices import MemWarsChoices
+    from companion.ui.controller import Controller
 
     store = Store.open(sys.argv[1])
     app = Controller(Config(), store)
-    live = app.start(GameChoices(names=("Ann", "Bo"), quadrants=1, opponent=True, seed=11))
+    choices = MemWarsChoices(names=("Ann", "Bo"), quadrants=1, opponent=True, seed=11)
+    live = app.start("memwars", choices)
     while live.view().seq < 12:
         if not app.step():
             buttons = live.view().buttons
@@ -60,4 +64,4 @@ def test_a_killed_game_is_offered_on_home_and_resumes_exactly(
     assert len(view.history) == seq
     # It goes on: the companion still plays Bo, the player still plays Ann.
     controller = screen.app.controller
-    assert controller.game is not None and controller.game.opponent_side == 1
+    assert memwars_of(controller).opponent_side == 1

@@ -25,6 +25,8 @@ class MemPlugin:
 
     board_file: str | None = "mem.toml"
     commands: tuple[str, ...] = ("companion.games.mem.command",)
+    table = "companion.games.mem.play.table"
+    screen = "companion.games.mem.screens.live_screen:MemLiveScreen"
     deck = False
 
     @property

@@ -25,6 +25,8 @@ class MementoPlugin:
 
     board_file: str | None = None
     commands: tuple[str, ...] = ()
+    table = "companion.table.touch_seat"
+    screen = "companion.ui.touch_screen:TouchLiveScreen"
     deck = False
     # The camera does not read this board yet.
     camera = None

@@ -26,6 +26,8 @@ class MemWarsPlugin:
 
     board_file: str | None = "memwars.toml"
     commands: tuple[str, ...] = ("companion.games.memwars.command",)
+    table = "companion.games.memwars.play.table"
+    screen = "companion.games.memwars.screens.live_screen:LiveScreen"
     deck = True
 
     @property

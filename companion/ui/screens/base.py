@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from kivy.uix.screenmanager import Screen
 
@@ -16,11 +17,9 @@ class Companion(Protocol):
     controller: Controller
     page_url: str
 
-    def start_game(self, choices: Any) -> None: ...
+    def start_game(self, game: str, choices: Any) -> None: ...
 
     def resume_game(self, game_id: int) -> None: ...
-
-    def decide(self, key: str, place: int) -> None: ...
 
     def screen(self, name: str) -> Any: ...
 
@@ -29,3 +28,24 @@ class AppScreen(Screen):
     """A screen of the companion app; `companion` is set when the app builds it."""
 
     companion: Companion
+
+
+class PlayScreen(AppScreen):
+    """A game's live screen (its plugin's `screen`): it follows the play it is given and
+    draws each of its views."""
+
+    NAME: ClassVar[str]
+    """Its name among the app's screens."""
+    layout: ClassVar[Path]
+    """Its kv file, loaded when the app is built."""
+    widgets: ClassVar[tuple[type, ...]] = ()
+    """The widget classes its layout names, registered with Kivy's Factory first."""
+
+    def follow(self, play: Any) -> None:
+        """Plays `play` from now on: touches go to it."""
+
+    def show(self, view: Any) -> None:
+        """Draws a view of the play."""
+
+    def show_clocks(self) -> None:
+        """Redraws the clocks, a few times a second; a game without clocks has none."""

@@ -11,9 +11,12 @@ resumed game keeps it.
 
 from __future__ import annotations
 
-import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from companion.config import Config
+from companion.table.choices import RGBA, ChoiceRow, Players
 
 MEM_GAMES: tuple[tuple[str, str], ...] = (
     ("MEM-Solitaire", "solitaire"),
@@ -24,8 +27,6 @@ MEM_GAMES: tuple[tuple[str, str], ...] = (
 GAME_TITLES = {value: title for title, value in MEM_GAMES}
 RATED = ", rated"
 """The end of a rated game's title: no hints."""
-SEED_LIMIT = 1_000_000
-"""Deals are numbered below this: short enough to read off the screen and type again."""
 
 
 @dataclass(frozen=True)
@@ -43,10 +44,6 @@ class MemChoices:
     @property
     def players(self) -> int:
         return 1 if self.game == "solitaire" else 2
-
-
-def new_seed() -> int:
-    return secrets.randbelow(SEED_LIMIT)
 
 
 def parse_seed(text: str) -> int | None:
@@ -76,3 +73,33 @@ def mem_title(setup: dict[str, Any], hints: bool) -> str:
 
 def hints_allowed(title: str) -> bool:
     return not title.endswith(RATED)
+
+
+class MemForm:
+    """MeM on the New game screen: which of its three games, hints, and the deal."""
+
+    colours: Mapping[str, RGBA] = {}
+    companion = False
+    deal = True
+
+    def rows(self, config: Config) -> tuple[ChoiceRow, ...]:
+        defaults = MemChoices()
+        return (
+            ChoiceRow("MeM game", "mem_game", MEM_GAMES, defaults.game),
+            ChoiceRow("Hints", "hints", (("Allowed", True), ("Off (rated)", False)), True),
+        )
+
+    def solitaire(self, picks: Mapping[str, Any]) -> bool:
+        return MemChoices(game=picks["mem_game"]).players == 1
+
+    def choices(self, picks: Mapping[str, Any], players: Players) -> MemChoices:
+        seed = parse_seed(players.deal)
+        if seed is None and players.deal.strip():
+            raise ValueError(f"the deal must be a whole number, not {players.deal.strip()!r}")
+        first, second = players.names
+        return MemChoices(
+            game=picks["mem_game"],
+            names=(first or "Player 1", second or "Player 2"),
+            seed=seed,
+            hints=picks["hints"],
+        )

@@ -1,22 +1,25 @@
 """The MeM live screen: the board, each player's playing space, whose turn, the buttons
 the rules offer now, the last refusal and the last events, and with a camera its alerts
 and Override. It draws what MemPlay says (companion/games/mem/play/game.py) and hands it every
-touch; layout is in kv/mem_live.kv. On the simulated table, "Hands on the table" turns taps
+touch; layout is in live.kv beside it. On the simulated table, "Hands on the table" turns taps
 on the board into a hand taking the stone off (or putting it back) for the camera to see.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.button import Button
 
 from companion.games.mem.palette import side_rgb
-from companion.games.mem.play.game import MemPlay, MemView
+from companion.games.mem.play.game import MemView
+from companion.games.mem.play.table import MemAtTable
+from companion.games.mem.screens.board import MemBoardView, MemSpaceView
 from companion.ui.buttons import button_for
-from companion.ui.screens.base import AppScreen
+from companion.ui.screens.base import PlayScreen
 
 BLUE = (0.2, 0.42, 0.72, 1)
 RED = (0.72, 0.22, 0.2, 1)
@@ -24,7 +27,11 @@ GREY = (0.33, 0.33, 0.36, 1)
 HINT_BUTTON = (0.6, 0.15, 0.55, 1)
 
 
-class MemLiveScreen(AppScreen):
+class MemLiveScreen(PlayScreen):
+    NAME = "mem_live"
+    layout = Path(__file__).with_name("live.kv")
+    widgets = (MemBoardView, MemSpaceView)
+
     title = StringProperty("")
     prompt = StringProperty("")
     how = StringProperty("")
@@ -46,13 +53,13 @@ class MemLiveScreen(AppScreen):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.play: MemPlay | None = None
+        self.play: MemAtTable | None = None
         self.view: MemView | None = None
 
-    def follow(self, play: MemPlay) -> None:
+    def follow(self, play: MemAtTable) -> None:
         """Plays `play` from now on: touches go to it."""
         self.play = play
-        self.has_table = self.companion.controller.mem_table is not None
+        self.has_table = play.table is not None
         if self.ids.table_toggle.state == "down":
             self.ids.table_toggle.state = "normal"
         self.ids.board.on_square = play.tap_square
@@ -116,7 +123,7 @@ class MemLiveScreen(AppScreen):
         off the square (or puts back the one it took), and the camera reads what it did."""
         if self.play is None:
             return
-        tap = self.companion.controller.mem_table_tap if on else self.play.tap_square
+        tap = self.play.table_tap if on else self.play.tap_square
         self.ids.board.on_square = tap
 
     def leave(self) -> None:

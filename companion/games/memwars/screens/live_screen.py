@@ -5,6 +5,7 @@ lays."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from kivy.properties import BooleanProperty, StringProperty
@@ -14,11 +15,17 @@ from kivy.uix.togglebutton import ToggleButton
 
 from companion.games.memwars.palette import colour_rgb
 from companion.games.memwars.play.live import LiveView
+from companion.games.memwars.play.table import MemWarsPlay
+from companion.games.memwars.screens.board import BoardView
 from companion.ui.buttons import button_for
-from companion.ui.screens.base import AppScreen
+from companion.ui.screens.base import PlayScreen
 
 
-class LiveScreen(AppScreen):
+class LiveScreen(PlayScreen):
+    NAME = "live"
+    layout = Path(__file__).with_name("live.kv")
+    widgets = (BoardView,)
+
     has_table = BooleanProperty(False)
     """A simulated table is being filmed: taps can lay crystals on it."""
     has_reader = BooleanProperty(False)
@@ -41,12 +48,17 @@ class LiveScreen(AppScreen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.view: LiveView | None = None
+        self.play: MemWarsPlay | None = None
         self.side_labels: list[Label] = []
+
+    def follow(self, play: MemWarsPlay) -> None:
+        """Plays `play` from now on: touches go to it."""
+        self.play = play
 
     def show(self, view: LiveView) -> None:
         reading = self.companion.controller.reading
         self.has_reader = reading is not None and reading.emulated is not None
-        table = self.companion.controller.table
+        table = self.play.table if self.play is not None else None
         if self.has_table != (table is not None):
             self.has_table = table is not None
             self._show_table_colours(table.colours if table is not None else ())
@@ -184,16 +196,19 @@ class LiveScreen(AppScreen):
         board.on_table = self._table_tap if on else None
 
     def _table_tap(self, number: int) -> None:
-        self.companion.controller.table_tap(str(number), self.table_colour)
+        if self.play is not None:
+            self.play.table_tap(str(number), self.table_colour)
 
     def decide(self, key: str) -> None:
-        live = self.companion.controller.live
+        if self.play is None:
+            return
+        live = self.play.live
         if key.startswith("agree-"):
             live.agree_take_back(int(key.removeprefix("agree-")))
         elif key == "refuse":
             live.refuse_take_back()
         else:
-            self.companion.decide(key, int(self.ids.board.chosen))
+            live.decide(key, int(self.ids.board.chosen))
 
     def scan_card(self) -> None:
         text = self.ids.card_number.text.strip()
@@ -202,10 +217,12 @@ class LiveScreen(AppScreen):
             self.message = problem.capitalize() + "."
 
     def ask_take_back(self) -> None:
-        self.companion.controller.live.ask_take_back()
+        if self.play is not None:
+            self.play.live.ask_take_back()
 
     def override(self) -> None:
-        self.companion.controller.live.override_all()
+        if self.play is not None:
+            self.play.live.override_all()
 
     def pause(self) -> None:
         self.companion.controller.pause()

@@ -1,0 +1,135 @@
+"""MeM at the table: the game, and what films its board (the virtual table, or a real
+camera with a MeM calibration of its own)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.config import Config
+from companion.games.contract import BadSetup
+from companion.games.mem.play.game import MemPlay
+from companion.games.mem.play.virtual_table import VirtualMemTable, camera_stones
+from companion.games.mem.screens.choices import (
+    MemChoices,
+    MemForm,
+    hints_allowed,
+    mem_setup_for,
+    mem_title,
+)
+from companion.games.mem.table import rules_board, table_board
+from companion.session import Referee
+from companion.store import Store
+from companion.table.camera_watch import CameraWatch
+from companion.table.choices import new_deal
+from companion.table.not_started import NotStarted
+from companion.table.play import AtTheTable, Seat
+
+
+class MemAtTable(MemPlay):
+    """A MeM game, with the simulated table or the camera watch that feeds it."""
+
+    def __init__(self, referee: Referee, **kwargs: Any) -> None:
+        super().__init__(referee, **kwargs)
+        self.table: VirtualMemTable | None = None
+        """The simulated table, when the game is played on one."""
+        self.watch: CameraWatch | None = None
+
+    def table_tap(self, square: int) -> None:
+        """A tap on the simulated table: a hand takes the stone on `square` off, or puts
+        back the one it took."""
+        if self.table is not None:
+            self.table.tap(square)
+
+    def step(self) -> bool:
+        return False  # no simulated player: both sides are at the table
+
+    def close(self) -> None:
+        if self.table is not None:
+            self.table.stop()
+            self.table = None
+        if self.watch is not None:
+            self.watch.stop()
+            self.watch = None
+        super().close()
+
+    def lay_table(self, at: AtTheTable) -> None:
+        """A simulated MeM table: the rules' stones dealt on it, filmed by the virtual camera;
+        what it commits goes to the game on the game's thread."""
+
+        def seen(board: dict[str, tuple[str, ...]]) -> None:
+            at.call_soon(lambda: self.table_seen(board))
+
+        def unsure(zones: frozenset[str]) -> None:
+            at.call_soon(lambda: self.table_unsure(zones))
+
+        def failed(why: str) -> None:
+            at.call_soon(lambda: self.camera_lost(why))
+
+        table = VirtualMemTable.start(rules_board(self.state), on_seen=seen, on_unsure=unsure)
+        if isinstance(table, NotStarted):
+            self.camera_lost(f"the virtual camera did not start: {table.why}")
+            return
+        table.on_failure = failed
+        self.table = table
+        # After every action the players do the table work the rules ask for (a captured
+        # group taken off, a stone a takeback returns put back), at once; a stone held for
+        # the other player's block or allow stays in its player's hand.
+        self.referee.subscribe(lambda _note: table.follow(table_board(self.state)))
+
+    def watch_camera(self, at: AtTheTable, spec: str) -> None:
+        """The real camera over a MeM board: it needs a MeM calibration of its own."""
+        at.release_camera()
+        calibration = at.calibration_path("mem")
+        if not calibration.is_file():
+            self.camera_lost(
+                f"the camera is not calibrated for MeM yet ({calibration}): "
+                "Set up the camera, board MeM, makes it"
+            )
+            return
+        watch = CameraWatch.start(
+            spec,
+            calibration,
+            on_seen=lambda board: at.call_soon(lambda: self.table_seen(board)),
+            on_lost=lambda why: at.call_soon(lambda: self.camera_lost(why)),
+            initial=camera_stones(rules_board(self.state)),
+            on_unsure=lambda zones: at.call_soon(lambda: self.table_unsure(zones)),
+        )
+        if isinstance(watch, NotStarted):
+            self.camera_lost(watch.why)
+            return
+        self.watch = watch
+
+
+class MemSeat:
+    def form(self, game: str) -> MemForm:
+        return MemForm()
+
+    def begin(self, choices: MemChoices, store: Store, config: Config) -> Referee:
+        """A new MeM game: dealt from the choices' seed, or from a random one."""
+        seed = choices.seed if choices.seed is not None else new_deal()
+        setup = mem_setup_for(choices, seed)
+        try:
+            return Referee.start(store, "mem", setup, {}, title=mem_title(setup, choices.hints))
+        except BadSetup as err:
+            raise ValueError(f"cannot set up this game: {err}") from None
+
+    def take_up(
+        self, referee: Referee, at: AtTheTable, choices: MemChoices | None = None
+    ) -> MemAtTable:
+        title = at.store.game(referee.game_id).title
+        play = MemAtTable(
+            referee,
+            title=title,
+            hints=hints_allowed(title),
+            call_soon=at.call_soon,
+            camera=at.watched,
+            on_alert=at.on_alert,
+        )
+        if at.virtual_table:
+            play.lay_table(at)
+        elif at.camera_spec is not None:
+            play.watch_camera(at, at.camera_spec)
+        return play
+
+
+SEAT: Seat = MemSeat()

@@ -1,0 +1,79 @@
+"""What the New game screen asks of a game: its rows of options, and the choices they make.
+
+Every game's seat (companion/table/play.py) gives a `NewGameForm`; the screen
+(companion/ui/screens/new_game.py) draws the Players row for all of them, the Opponent row
+when the companion can play, each row of the form, and a Deal row when the game is dealt.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from companion.config import Config
+
+RGBA = tuple[float, float, float, float]
+DEAL_LIMIT = 1_000_000
+"""Deals are numbered below this: short enough to read off the screen and type again."""
+
+
+def new_deal() -> int:
+    return secrets.randbelow(DEAL_LIMIT)
+
+
+@dataclass(frozen=True)
+class ChoiceRow:
+    """A row of buttons, one per option; the one pressed is the pick under `key`."""
+
+    label: str
+    key: str
+    """Where the pick is kept; unique among every game's rows."""
+    options: tuple[tuple[str, Any], ...]
+    """(button text, value) for each option."""
+    default: Any
+
+
+@dataclass(frozen=True)
+class Players:
+    """The Players, Opponent and Deal rows, as the screen read them."""
+
+    names: tuple[str, str]
+    """The two names typed, stripped; '' where nothing was typed."""
+    colours: tuple[str, str] = ("", "")
+    companion: bool = False
+    """The companion plays the last side."""
+    deal: str = ""
+    """The deal typed; '' for a random one."""
+
+
+class NewGameForm(Protocol):
+    @property
+    def colours(self) -> Mapping[str, RGBA]:
+        """The colours a side may pick, in the order a tap cycles them; empty when each
+        seat has its own."""
+        ...
+
+    @property
+    def companion(self) -> bool:
+        """The companion can play a side: the Opponent row is shown."""
+        ...
+
+    @property
+    def deal(self) -> bool:
+        """The game is dealt from a number shown and typed again to repeat a deal."""
+        ...
+
+    def rows(self, config: Config) -> tuple[ChoiceRow, ...]:
+        """The game's rows, most used first."""
+        ...
+
+    def solitaire(self, picks: Mapping[str, Any]) -> bool:
+        """The picks make a game for one: the second name is not asked."""
+        ...
+
+    def choices(self, picks: Mapping[str, Any], players: Players) -> Any:
+        """The choices its seat begins a game from; ValueError for picks that make none."""
+        ...

@@ -1,0 +1,121 @@
+"""A game at the table, whatever the game: what the app starts, shows, steps and puts down.
+
+Each game's plugin names the module whose `SEAT` (a `Seat`) begins a game of it from the
+New game screen's choices and takes a game up at the table (`GamePlugin.table`). The app's
+controller (companion/ui/controller.py) opens what every game shares (the card reader, the
+camera's calibration, the stream) and hands it over as an `AtTheTable`; the seat builds the
+game's own play on it: its live game, its simulated opponent, its virtual table.
+
+    seat = seat_of("mem")
+    referee = seat.begin(choices, store, config)
+    play = seat.take_up(referee, at)
+    play.subscribe(show); play.step(); play.close()
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import import_module
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from companion.games import find_plugin
+
+if TYPE_CHECKING:
+    from companion.config import Config
+    from companion.session import Referee
+    from companion.store import Store
+    from companion.table.card_reading import CardReading
+    from companion.table.choices import NewGameForm
+    from companion.table.views import AlertView, EndView
+
+AGAINST_THE_COMPANION = ", against the companion"
+"""How a game's title says its last side is played by the companion: a resumed game is
+played against it again."""
+
+CallSoon = Callable[[Callable[[], None]], None]
+"""Runs a job on the thread that plays the game (the app's clock, in the app)."""
+
+
+def companion_side(title: str, sides: int) -> int | None:
+    """The side the companion plays in a game with this title, if it plays one."""
+    return sides - 1 if title.endswith(AGAINST_THE_COMPANION) and sides > 1 else None
+
+
+class Play(Protocol):
+    """A game taken up at the table."""
+
+    @property
+    def referee(self) -> Referee: ...
+
+    def view(self) -> Any:
+        """What its live screen draws now; every view has `over`."""
+        ...
+
+    def subscribe(self, listener: Callable[[Any], None]) -> Callable[[], None]:
+        """`listener` gets each new view; returns what stops it."""
+        ...
+
+    def end_view(self) -> EndView:
+        """The end screen's account of the finished game."""
+        ...
+
+    def step(self) -> bool:
+        """Lets the companion or a simulated opponent move when the rules wait on it; True
+        when it did. Called a few times a second."""
+        ...
+
+    def close(self) -> None:
+        """Stops what the play runs (a virtual table, a camera watch, a search)."""
+        ...
+
+
+@dataclass(frozen=True, kw_only=True)
+class AtTheTable:
+    """What the controller offers a game taken up at its table."""
+
+    store: Store
+    call_soon: CallSoon
+    on_alert: Callable[[tuple[AlertView, ...]], None]
+    virtual_table: bool = False
+    """Play on a simulated table filmed by the virtual camera."""
+    camera_spec: str | None = None
+    """A real camera watches the board."""
+    camera: bool = False
+    """The live screen shows the camera's state (a camera is expected)."""
+    calibration_path: Callable[[str], Path]
+    """Where a game's board calibration is kept (by game name)."""
+    release_camera: Callable[[], None]
+    """Lets go of the camera the setup screen holds, before a game watches it."""
+    reading: CardReading | None = None
+    """The card reader, for a game played with cards when one is configured."""
+
+    @property
+    def watched(self) -> bool:
+        """A camera, real or virtual, reads the board."""
+        return self.camera or self.virtual_table or self.camera_spec is not None
+
+
+class Seat(Protocol):
+    """How a game is begun and taken up at the table."""
+
+    def form(self, game: str) -> NewGameForm:
+        """What the New game screen asks to begin a game of `game`."""
+        ...
+
+    def begin(self, choices: Any, store: Store, config: Config) -> Referee:
+        """A new game in the store from the New game screen's choices; ValueError when they
+        make no game."""
+        ...
+
+    def take_up(self, referee: Referee, at: AtTheTable, choices: Any = None) -> Play:
+        """The game's play at this table: a new game with the choices it was begun with, or
+        one resumed (`choices` None)."""
+        ...
+
+
+def seat_of(game: str) -> Seat:
+    """The seat of a registered game (UserError for an unknown one)."""
+    seat: Seat = import_module(find_plugin(game).table).SEAT
+    return seat

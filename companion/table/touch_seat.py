@@ -1,0 +1,128 @@
+"""Games played by touch on their drawn board (companion/games/touch.py) at the table: the
+New game screen's choices for them, and their seat (companion/table/play.py)."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.config import Config
+from companion.games import find_plugin
+from companion.games.contract import BadSetup
+from companion.session import Referee
+from companion.store import Store
+from companion.table.choices import RGBA, ChoiceRow, Players
+from companion.table.play import AGAINST_THE_COMPANION, AtTheTable, Seat, companion_side
+from companion.table.touch_play import TouchPlay
+
+
+@dataclass(frozen=True)
+class TouchChoices:
+    """A new game of a game played by touch on its drawn board (companion/games/touch.py)."""
+
+    game: str
+    names: tuple[str, ...] = ("Player 1", "Player 2")
+    players: int = 2
+    """How many players; those past the names given are 'Player 3', ..."""
+    companion: bool = False
+    """The last player is the companion."""
+    strength: int | None = None
+    """The companion's strength; None for the game's default."""
+    seed: int | None = None
+
+
+def touch_names(choices: TouchChoices) -> list[str]:
+    names = [*choices.names[: choices.players]]
+    names += [f"Player {i + 1}" for i in range(len(names), choices.players)]
+    if choices.companion and names[-1].startswith("Player "):
+        names[-1] = "Companion"
+    return names
+
+
+class TouchForm:
+    """A game played on a drawn board, on the New game screen: how many play, and how strong
+    the companion is (it plays the last seat when Opponent says so)."""
+
+    colours: Mapping[str, RGBA] = {}
+    companion = True
+    deal = False
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+
+    def rows(self, config: Config) -> tuple[ChoiceRow, ...]:
+        rules = find_plugin(self.game).touch
+        assert rules is not None
+        fewest, most = rules.players
+        weakest, default, strongest = rules.strengths
+        return (
+            ChoiceRow(
+                "How many",
+                f"{self.game}:players",
+                tuple((str(n), n) for n in range(fewest, most + 1)),
+                fewest,
+            ),
+            ChoiceRow(
+                "Companion",
+                f"{self.game}:strength",
+                tuple((str(n), n) for n in range(weakest, strongest + 1)),
+                default,
+            ),
+        )
+
+    def solitaire(self, picks: Mapping[str, Any]) -> bool:
+        return False
+
+    def choices(self, picks: Mapping[str, Any], players: Players) -> TouchChoices:
+        first, second = players.names
+        return TouchChoices(
+            game=self.game,
+            names=(first or "Player 1", second or "Player 2"),
+            players=picks[f"{self.game}:players"],
+            companion=players.companion,
+            strength=picks[f"{self.game}:strength"],
+        )
+
+
+class TouchSeat:
+    def form(self, game: str) -> TouchForm:
+        return TouchForm(game)
+
+    def begin(self, choices: TouchChoices, store: Store, config: Config) -> Referee:
+        """A new game dealt from the choices' seed or a random one; with `companion`, the
+        companion plays the last side."""
+        plugin = find_plugin(choices.game)
+        rules = plugin.touch
+        if rules is None:
+            raise ValueError(f"{plugin.title} is not played on a drawn board")
+        seed = choices.seed if choices.seed is not None else secrets.randbelow(1_000_000)
+        names = touch_names(choices)
+        title = " vs ".join(names) + f", {plugin.title}"
+        if choices.companion:
+            title += AGAINST_THE_COMPANION
+        try:
+            return Referee.start(store, plugin.name, rules.setup_for(names, seed), {}, title=title)
+        except BadSetup as err:
+            raise ValueError(f"cannot set up this game: {err}") from None
+
+    def take_up(
+        self, referee: Referee, at: AtTheTable, choices: TouchChoices | None = None
+    ) -> TouchPlay:
+        rules = find_plugin(referee.engine.name).touch
+        if rules is None:
+            raise ValueError(f"{referee.engine.name} is not played on a drawn board")
+        title = at.store.game(referee.game_id).title
+        sides = len(referee.engine.view(referee.state, "table").get("sides", []))
+        return TouchPlay(
+            referee,
+            rules,
+            title=title,
+            companion_side=companion_side(title, sides),
+            strength=choices.strength if choices is not None else None,
+            call_soon=at.call_soon,
+        )
+
+
+SEAT: Seat = TouchSeat()
