@@ -108,6 +108,20 @@ def test_the_generic_layers_name_no_game_but_the_listed_ones() -> None:
     assert dict(named) == GAME_NAMED
 
 
+def test_no_game_imports_another() -> None:
+    wrong: dict[str, set[str]] = defaultdict(set)
+    for name, path in modules("companion").items():
+        parts = name.split(".")
+        if parts[:2] != ["companion", "games"] or len(parts) < 3 or parts[2] not in GAMES:
+            continue
+        for target in imports(path):
+            other = target.split(".")
+            if other[:2] == ["companion", "games"] and len(other) > 2 and other[2] in GAMES:
+                if other[2] != parts[2]:
+                    wrong[name].add(other[2])
+    assert dict(wrong) == {}
+
+
 def cycles(package: str) -> list[list[str]]:
     """The import circles among `package`'s modules (strongly connected components)."""
     found = modules(package)

@@ -40,6 +40,8 @@ from vision.synth.render import render
 from vision.synth.scene import Hand, Scene
 from vision.synth.sensor import metered_exposure
 
+HAND_HEIGHT = 40.0
+"""Of the palm over the board while it lets go of a piece, millimetres."""
 SETTLE_FRAMES = 16
 """The most frames automatic exposure is given to settle when it is turned on."""
 
@@ -153,6 +155,12 @@ class SyntheticCamera:
         """A hand over the board (replacing any other)."""
         hand = Hand(tip=tip, angle=angle, height=height, holding=holding)
         self._scene = dataclasses.replace(self._scene, hands=(hand,))
+
+    def reach_over(self, centre: tuple[float, float], holding: str | None = None) -> None:
+        """A hand over `centre`, reaching in from the nearer long side of the board, as low
+        as a hand letting go of a piece: a player at the table."""
+        angle = 90.0 if centre[1] > self.board.height / 2 else 270.0
+        self.hand_in(centre, angle=angle, height=HAND_HEIGHT, holding=holding)
 
     def hand_out(self) -> None:
         self._scene = dataclasses.replace(self._scene, hands=())

@@ -27,7 +27,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from companion.games.memwars.play.simulated_camera import reach_over
 from companion.table.not_started import NotStarted
 from companion.table.unsure import UnsureState, unsure_step
 
@@ -214,7 +213,7 @@ class VirtualMemTable:
             return
         with self._lock:
             self._set_stones({**self._stones_now(), square: colour or ""})
-            reach_over(self._camera, centre)
+            self._camera.reach_over(centre)
         frame = self._grab()
         with self._lock:
             self._camera.hand_out()

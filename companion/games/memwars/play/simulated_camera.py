@@ -54,8 +54,6 @@ STILL_FRAMES = 20
 """At most this many frames of the board left alone after the hands, filmed until what the
 camera reads is what it has committed. A crystal put down takes 2 at 15 frames a second
 when it reads clear-cut, up to 5 when less sure (the filter's longest wait, 250 ms)."""
-HAND_HEIGHT = 40.0
-"""Of the palm over the board while it lets go of a piece, millimetres."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,15 +88,6 @@ class _Move:
     touched: set[str] = field(default_factory=set)
     seen: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
     mismatches: dict[str, Mismatch] = field(default_factory=dict)
-
-
-def reach_over(
-    camera: SyntheticCamera, centre: tuple[float, float], holding: str | None = None
-) -> None:
-    """A hand over `centre`, reaching in from the nearer long side of the board, as low as a
-    hand letting go of a piece."""
-    angle = 90.0 if centre[1] > camera.board.height / 2 else 270.0
-    camera.hand_in(centre, angle=angle, height=HAND_HEIGHT, holding=holding)
 
 
 class SimulatedCamera:
@@ -279,7 +268,7 @@ class SimulatedCamera:
         self, zone: str, holding: str | None, wanted: Mapping[str, tuple[str, ...]]
     ) -> None:
         """One frame of a hand over `zone`, reaching in from the nearer long side."""
-        reach_over(self.camera, self.centres[zone], holding)
+        self.camera.reach_over(self.centres[zone], holding)
         self._read(self.camera.grab(), wanted)
         self.camera.hand_out()
 

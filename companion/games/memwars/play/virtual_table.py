@@ -28,7 +28,6 @@ from companion.games.memwars.board_pieces import PieceColours
 from companion.games.memwars.play.simulated_camera import (
     CameraSettings,
     SimulatedCamera,
-    reach_over,
 )
 from companion.games.zone_check import hand_moves
 from companion.table.not_started import NotStarted
@@ -203,7 +202,7 @@ class VirtualTable:
             return
         # One frame of the hand over the zone, as a player's would be: the first frame that
         # shows the change.
-        reach_over(camera, centre)
+        camera.reach_over(centre)
         frame = self._grab(changed=change.zone)
         camera.hand_out()
         reading = self._filming.reader.read(frame.image, frame.t_ns)
