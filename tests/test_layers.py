@@ -116,9 +116,9 @@ def test_no_game_imports_another() -> None:
             continue
         for target in imports(path):
             other = target.split(".")
-            if other[:2] == ["companion", "games"] and len(other) > 2 and other[2] in GAMES:
-                if other[2] != parts[2]:
-                    wrong[name].add(other[2])
+            in_games = other[:2] == ["companion", "games"] and len(other) > 2
+            if in_games and other[2] in GAMES and other[2] != parts[2]:
+                wrong[name].add(other[2])
     assert dict(wrong) == {}
 
 

@@ -22,6 +22,7 @@ same for every game and live here.
 from __future__ import annotations
 
 import dataclasses
+import re
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -54,6 +55,21 @@ class HouseRule:
     def choices(self) -> tuple[str | bool | int, ...]:
         return (self.default, *self.alternatives)
 
+    @property
+    def title(self) -> str:
+        """The switch's name for people, from its key: ``ml.bringIn.points`` is "Bring in
+        points"."""
+        words = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", " ".join(self.key.split(".")[1:]))
+        words = words.lower() or self.key
+        return words[0].upper() + words[1:]
+
+    def meaning_of(self, value: Any) -> str:
+        """The sentence that says what `value` means ('' for a value of a range)."""
+        sentences = self.meaning.split(" / ")
+        if value in self.choices and len(sentences) == len(self.choices):
+            return sentences[self.choices.index(value)].strip()
+        return ""
+
     def problem(self, value: Any) -> str | None:
         """What is wrong with `value` for this switch, or None."""
         if self.validate is not None:
@@ -63,6 +79,14 @@ class HouseRule:
             choices = ", ".join(repr(c) for c in self.choices)
             return f"must be one of {choices}, got {value!r}"
         return None
+
+
+def value_text(value: object) -> str:
+    """A house rule's value on a button: ``STARTER_ONLY`` is "Starter only"."""
+    if isinstance(value, bool):
+        return "Yes" if value else "No"
+    text = str(value).replace("_", " ").lower()
+    return text[:1].upper() + text[1:]
 
 
 class HouseRuleSet:

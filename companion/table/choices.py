@@ -74,6 +74,9 @@ class NewGameForm(Protocol):
         """The picks make a game for one: the second name is not asked."""
         ...
 
-    def choices(self, picks: Mapping[str, Any], players: Players) -> Any:
-        """The choices its seat begins a game from; ValueError for picks that make none."""
+    def choices(
+        self, picks: Mapping[str, Any], players: Players, house_rules: Mapping[str, Any]
+    ) -> Any:
+        """The choices its seat begins a game from, with the house rules that differ from
+        the book's; ValueError for picks that make none."""
         ...

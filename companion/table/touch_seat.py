@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.config import Config
@@ -31,6 +31,8 @@ class TouchChoices:
     strength: int | None = None
     """The companion's strength; None for the game's default."""
     seed: int | None = None
+    house_rules: Mapping[str, Any] = field(default_factory=dict)
+    """Only those that differ from the book's (`companion rules GAME`)."""
 
 
 def touch_names(choices: TouchChoices) -> list[str]:
@@ -75,7 +77,9 @@ class TouchForm:
     def solitaire(self, picks: Mapping[str, Any]) -> bool:
         return False
 
-    def choices(self, picks: Mapping[str, Any], players: Players) -> TouchChoices:
+    def choices(
+        self, picks: Mapping[str, Any], players: Players, house_rules: Mapping[str, Any]
+    ) -> TouchChoices:
         first, second = players.names
         return TouchChoices(
             game=self.game,
@@ -83,6 +87,7 @@ class TouchForm:
             players=picks[f"{self.game}:players"],
             companion=players.companion,
             strength=picks[f"{self.game}:strength"],
+            house_rules=dict(house_rules),
         )
 
 
@@ -103,7 +108,10 @@ class TouchSeat:
         if choices.companion:
             title += AGAINST_THE_COMPANION
         try:
-            return Referee.start(store, plugin.name, rules.setup_for(names, seed), {}, title=title)
+            setup = rules.setup_for(names, seed)
+            if choices.house_rules:
+                setup = {**setup, "house_rules": dict(choices.house_rules)}
+            return Referee.start(store, plugin.name, setup, {}, title=title)
         except BadSetup as err:
             raise ValueError(f"cannot set up this game: {err}") from None
 

@@ -35,6 +35,7 @@ from companion.ui.screens.camera import CameraScreen
 from companion.ui.screens.end import EndScreen
 from companion.ui.screens.enroll import EnrollScreen
 from companion.ui.screens.home import HomeScreen
+from companion.ui.screens.house_rules import HouseRulesScreen
 from companion.ui.screens.new_game import NewGameScreen
 from companion.ui.screens.settings import SettingsScreen
 from companion.ui.screens.study import StudyScreen
@@ -46,6 +47,7 @@ KV_FILES = (
     "common.kv",
     "home.kv",
     "new_game.kv",
+    "house_rules.kv",
     "end.kv",
     "study.kv",
     "camera.kv",
@@ -151,6 +153,7 @@ class CompanionApp(App):
         for screen in (
             HomeScreen(name="home"),
             NewGameScreen(name="new_game"),
+            HouseRulesScreen(name="house_rules"),
             *(kind(name=kind.NAME) for kind in dict.fromkeys(play_screens.values())),
             EndScreen(name="end"),
             StudyScreen(name="study"),

@@ -18,6 +18,7 @@ from companion.store import Store
 from companion.table.choices import Players
 from companion.table.play import AtTheTable, seat_of
 from companion.table.views import AlertView
+from companion.ui.screens.house_rules import switches
 
 
 def test_every_games_rows_have_their_own_keys_and_default_options() -> None:
@@ -68,7 +69,7 @@ def test_every_pick_of_every_row_begins_a_game_that_is_taken_up(
                 deal="17" if form.deal else "",
             )
             try:
-                choices = form.choices(picks, players)
+                choices = form.choices(picks, players, {})
                 referee = seat.begin(choices, store, Config())
             except ValueError as err:
                 # Some picks make no game together; the screen says why in a sentence.
@@ -104,4 +105,30 @@ def test_a_deal_that_is_not_a_number_is_refused_in_a_sentence(deal: str) -> None
             continue
         rows = form.rows(Config())
         with pytest.raises(ValueError, match="whole number"):
-            form.choices({r.key: r.default for r in rows}, Players(("Ada", "Bo"), deal=deal))
+            form.choices({r.key: r.default for r in rows}, Players(("Ada", "Bo"), deal=deal), {})
+
+
+def test_every_house_rule_a_touch_can_set_goes_into_the_games_setup(
+    plugin: GamePlugin, tmp_path: Path
+) -> None:
+    seat = seat_of(plugin.name)
+    form = seat.form(plugin.name)
+    defaults = {row.key: row.default for row in form.rows(Config())}
+    players = Players(
+        names=("Ada", "Bo"),
+        colours=tuple(form.colours)[:2] if form.colours else ("", ""),  # type: ignore[arg-type]
+        deal="17" if form.deal else "",
+    )
+    with Store.open(tmp_path / "games.sqlite3") as store:
+        for rule in switches(plugin.name):
+            for value in rule.alternatives:
+                choices = form.choices(defaults, players, {rule.key: value})
+                try:
+                    referee = seat.begin(choices, store, Config())
+                except ValueError as err:
+                    # A value this variant cannot take (a two-sided rule in a solitaire game,
+                    # say) is refused in a sentence naming it.
+                    assert rule.key in str(err) or rule.attribute in str(err), err
+                    continue
+                setup = store.header(referee.game_id).setup
+                assert setup["house_rules"] == {rule.key: value}

@@ -607,3 +607,17 @@ def test_the_rules_own_move_still_to_lay_is_asked_calmly(screen: Screen) -> None
     assert f"{place}: the rules put a " in live_screen.table_work
     assert live_screen.alerts == "" and alarm.sounded == 0
     screen.shot("live-table-work")
+
+
+def test_a_house_rule_set_on_new_game_is_in_the_games_setup(screen: Screen) -> None:
+    screen.tap_text("New game")
+    wizard = screen.screen()
+    wizard.change_house_rules()
+    rules = screen.screen()
+    assert screen.current == "house_rules" and rules.title == "MemWars: house rules"
+    screen.tap(rules.toggles["mw.standard.allowPass"][True])
+    screen.shot("house-rules-memwars")
+    screen.tap(rules.ids.done)
+    screen.tap_text("Start the game")
+    setup = screen.app.controller.store.header(live_of(screen.app.controller).referee.game_id)
+    assert setup.setup["house_rules"] == {"mw.standard.allowPass": True}

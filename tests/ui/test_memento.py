@@ -131,3 +131,33 @@ def test_a_game_between_people_is_resumed_from_home(screen: Screen) -> None:
     assert resumed is not None
     assert resumed.referee.game_id == game_id and resumed.referee.seq == seq
     assert len(resumed.view().side_lines) == 3
+
+
+def test_house_rules_chosen_on_new_game_make_the_game(screen: Screen) -> None:
+    screen.tap_text("New game")
+    wizard = screen.screen()
+    screen.tap_text("memento ludis")
+    screen.tap_text("As the book says (change...)")
+    assert screen.current == "house_rules"
+    rules = screen.screen()
+    # Each switch says what its value means, and changes as it is set.
+    geometry = rules.meanings["ml.geometry"]
+    assert "28 in all" in geometry.text
+    screen.tap(rules.toggles["ml.geometry"]["SHARED"])
+    assert "19 points" in geometry.text
+    screen.tap(rules.toggles["ml.lines"]["SPOKES"])
+    screen.tap(rules.toggles["ml.lines"]["MEDIANS"])  # back to the book's: not a change
+    screen.shot("house-rules-memento")
+    screen.tap(rules.ids.done)
+    assert screen.current == "new_game"
+    assert wizard.rules_button.text == "1 changed from the book (change...)"
+    # Another game's house rules are its own.
+    screen.tap_text("MeM")
+    assert wizard.rules_button.text == "As the book says (change...)"
+    screen.tap_text("memento ludis")
+    screen.tap_text("Start the game")
+    play = touch_of(screen.app.controller)
+    assert play is not None
+    assert play.state.setup.rules.to_dict() == {"ml.geometry": "SHARED"}
+    # The shared board is drawn: 19 points, not 28.
+    assert len(screen.screen("touch_live").view.drawing.spots) == 19

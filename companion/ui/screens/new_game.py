@@ -14,6 +14,7 @@ from companion.games import find_plugin, plugin_names
 from companion.table.choices import RGBA, ChoiceRow, NewGameForm, Players, new_deal
 from companion.table.play import seat_of
 from companion.ui.screens.base import AppScreen
+from companion.ui.screens.house_rules import switches
 
 
 def game_row(default: str) -> ChoiceRow:
@@ -42,6 +43,10 @@ class NewGameScreen(AppScreen):
         self._top_rows: list[Any] = []
         self._opponent_row: Any = None
         self._deal_row: Any = None
+        self._rules_row: Any = None
+        self._away = False
+        self.house_rules: dict[str, dict[str, Any]] = {}
+        """Per game: the house rules chosen that differ from the book's."""
         self.seed_input: TextInput | None = None
 
     @property
@@ -54,7 +59,9 @@ class NewGameScreen(AppScreen):
             self._build_rows()
             self._built = True
         self.problem = ""
-        if self.seed_input is not None:
+        if self._away:
+            self._away = False  # back from the house rules: the deal typed stands
+        elif self.seed_input is not None:
             self.new_deal()
 
     def _build_rows(self) -> None:
@@ -77,6 +84,8 @@ class NewGameScreen(AppScreen):
                 self.picks[row.key] = row.default
             if form.deal:
                 self._rows[game].append(self._dealt())
+            if switches(game):
+                self._rows[game].append(self._house_rules_row())
         self.pick("game", first)
 
     def _choice_row(self, choice: ChoiceRow) -> BoxLayout:
@@ -110,6 +119,43 @@ class NewGameScreen(AppScreen):
         self._deal_row = row
         self.new_deal()
         return row
+
+    def _house_rules_row(self) -> BoxLayout:
+        """What the house rules are, and the button to change them: one row, shared."""
+        if self._rules_row is not None:
+            return self._rules_row
+        row = BoxLayout(size_hint_y=None, height="40dp", spacing="6dp")
+        row.add_widget(Factory.RowLabel(text="House rules"))
+        button = Factory.BigButton(height="40dp", font_size="17sp")
+        button.background_color = (0.33, 0.33, 0.36, 1)
+        button.bind(on_release=lambda _button: self.change_house_rules())
+        row.add_widget(button)
+        self._rules_row = row
+        self.rules_button = button
+        return row
+
+    def _show_house_rules(self) -> None:
+        if self._rules_row is None:
+            return
+        changed = len(self.house_rules.get(self.picks["game"], {}))
+        self.rules_button.text = (
+            "As the book says (change...)"
+            if not changed
+            else f"{changed} changed from the book (change...)"
+        )
+
+    def change_house_rules(self) -> None:
+        game = self.picks["game"]
+
+        def done(chosen: dict[str, Any]) -> None:
+            self.house_rules[game] = chosen
+            self._show_house_rules()
+
+        self.companion.screen("house_rules").show_for(
+            game, self.house_rules.get(game, {}), on_done=done
+        )
+        self._away = True
+        self.manager.current = "house_rules"
 
     def new_deal(self) -> None:
         if self.seed_input is not None:
@@ -155,6 +201,7 @@ class NewGameScreen(AppScreen):
         if key == "game":
             self.colours = bool(self.form.colours)
             self._arrange()
+            self._show_house_rules()
         self.solitaire = self.form.solitaire(self.picks)
 
     def choices(self) -> Any:
@@ -165,7 +212,8 @@ class NewGameScreen(AppScreen):
             companion=self.ids.opponent_companion.state == "down",
             deal=self.seed_input.text if self.seed_input is not None else "",
         )
-        return self.form.choices(self.picks, players)
+        game = self.picks["game"]
+        return self.form.choices(self.picks, players, self.house_rules.get(game, {}))
 
     def start(self) -> None:
         try:

@@ -12,7 +12,7 @@ resumed game keeps it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.config import Config
@@ -40,6 +40,8 @@ class MemChoices:
     """The deal; None for a random one."""
     hints: bool = True
     """False for a rated game: no hint button."""
+    house_rules: Mapping[str, Any] = field(default_factory=dict)
+    """Only those that differ from the book's (`companion rules mem`)."""
 
     @property
     def players(self) -> int:
@@ -57,11 +59,14 @@ def mem_setup_for(choices: MemChoices, seed: int) -> dict[str, Any]:
     """The engine's setup (companion/games/mem/setup.py) for the wizard's choices."""
     names = [*choices.names[: choices.players]]
     names += [f"Player {i + 1}" for i in range(len(names), choices.players)]
-    return {
+    setup: dict[str, Any] = {
         "game": choices.game,
         "sides": [{"name": name.strip() or f"Player {i + 1}"} for i, name in enumerate(names)],
         "seed": seed,
     }
+    if choices.house_rules:
+        setup["house_rules"] = dict(choices.house_rules)
+    return setup
 
 
 def mem_title(setup: dict[str, Any], hints: bool) -> str:
@@ -92,7 +97,9 @@ class MemForm:
     def solitaire(self, picks: Mapping[str, Any]) -> bool:
         return MemChoices(game=picks["mem_game"]).players == 1
 
-    def choices(self, picks: Mapping[str, Any], players: Players) -> MemChoices:
+    def choices(
+        self, picks: Mapping[str, Any], players: Players, house_rules: Mapping[str, Any]
+    ) -> MemChoices:
         seed = parse_seed(players.deal)
         if seed is None and players.deal.strip():
             raise ValueError(f"the deal must be a whole number, not {players.deal.strip()!r}")
@@ -102,4 +109,5 @@ class MemForm:
             names=(first or "Player 1", second or "Player 2"),
             seed=seed,
             hints=picks["hints"],
+            house_rules=dict(house_rules),
         )

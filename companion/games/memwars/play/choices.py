@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +54,8 @@ class MemWarsChoices:
     deck: str = ""
     """'' for the configured deck."""
     seed: int | None = None
+    house_rules: Mapping[str, Any] = field(default_factory=dict)
+    """Only those that differ from the book's (`companion rules memwars`)."""
 
     @property
     def solitaire(self) -> bool:
@@ -93,6 +95,8 @@ def setup_for(choices: MemWarsChoices, deck: Deck, seed: int) -> dict[str, Any]:
         setup["multipliers"] = {"centre_place": 2, "centre_quincunx": 2}
     if choices.patterns:
         setup["patterns"] = dict(PATTERN_POINTS)
+    if choices.house_rules:
+        setup["house_rules"] = dict(choices.house_rules)
     return setup
 
 
@@ -143,7 +147,9 @@ class MemWarsForm:
     def solitaire(self, picks: Mapping[str, Any]) -> bool:
         return MemWarsChoices(mode=picks["mode"]).solitaire
 
-    def choices(self, picks: Mapping[str, Any], players: Players) -> MemWarsChoices:
+    def choices(
+        self, picks: Mapping[str, Any], players: Players, house_rules: Mapping[str, Any]
+    ) -> MemWarsChoices:
         first, second = players.names
         if players.companion and not second:
             second = "Companion"
@@ -163,4 +169,5 @@ class MemWarsForm:
             centre_multipliers=picks["centre_multipliers"],
             time_control=picks["time_control"],
             opponent=players.companion,
+            house_rules=dict(house_rules),
         )
