@@ -23,14 +23,14 @@ GAMES = ("memwars", "mem", "memento")
 GAME_NAMED = {
     "companion.commands.run_cmd": {"memwars"},
     "companion.launch.main": {"memwars"},
-    "companion.printing.counter_sheet": {"memwars"},
 }
 """Generic modules that still import a game's package, and which: to be moved behind the
 plugin. A module leaves this list when it stops; none may join it."""
 
-GAME_SHELLS = ("play", "screens", "command")
+GAME_SHELLS = ("play", "screens", "command", "printing")
 """The parts of a game's package that may use the product's generic layers: its play at the
-table, its screens and its commands. Everything else in a game's package is its engine."""
+table, its screens, its commands and its printables. Everything else in a game's package is
+its engine."""
 
 ENGINE_MAY_IMPORT = ("companion.games", "companion.errors")
 

@@ -9,6 +9,7 @@ Both draw with OpenCV, imported only when they run, so the command line starts q
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from companion.errors import UserError
 from companion.games import find_plugin, plugin_names
 from companion.games.contract import BadSetup
 from companion.games.plugin import GamePlugin
+from companion.printing.arguments import paper_name, whole_number
 
 DEFAULT_DECK = "mythologies-of-earth"
 
@@ -42,7 +44,7 @@ def register(commands: Any) -> None:
     cards.add_argument(
         "--paper",
         default="A4",
-        type=_paper,
+        type=paper_name,
         metavar="A4|Letter",
         help="the paper size (default A4)",
     )
@@ -99,31 +101,12 @@ def register(commands: Any) -> None:
     board.add_argument("--dpi", default="300", metavar="N", help="pixels per inch (default 300)")
     board.set_defaults(run=_board)
 
-    counters = actions.add_parser(
-        "counters",
-        help="write the 36 topology counters, pips and logo side, for duplex printing",
-        description="Writes the topology counters (12 each of 5, 3 and 2) on one sheet: a page "
-        "of pip faces, then a page of logo rings to print on its back (flip on the long edge). "
-        "A .png is the page of fronts. Print at actual size (100%); see docs/board.md.",
-    )
-    counters.add_argument(
-        "--paper", default="A4", metavar="A4|Letter", help="the paper (default A4)"
-    )
-    counters.add_argument("--out", required=True, metavar="FILE", help="the .pdf or .png to write")
-    counters.add_argument(
-        "--size", metavar="MM", help="a counter's side (default: the board's, 11 mm)"
-    )
-    counters.add_argument("--dpi", default="300", metavar="N", help="pixels per inch (default 300)")
-    counters.set_defaults(run=_counters)
-
-
-def _paper(text: str) -> str:
-    from companion.printing.layout import PAPERS
-
-    for name in PAPERS:
-        if name.lower() == text.lower():
-            return name
-    raise argparse.ArgumentTypeError(f"{text!r} is not a paper size: use A4 or Letter")
+    # A game's own printables (MemWars' topology counters, say) come with its plugin.
+    for game in plugin_names():
+        for name in find_plugin(game).commands:
+            add_printables = getattr(importlib.import_module(name), "register_print", None)
+            if add_printables is not None:
+                add_printables(actions)
 
 
 def _cards(args: argparse.Namespace) -> int:
@@ -150,7 +133,7 @@ def _board(args: argparse.Namespace) -> int:
     from companion.printing.board_tiles import TiledBoard, board_size
     from vision.geometry import BOARDS_DIR, load_board
 
-    dpi = _whole_number(args.dpi, "--dpi")
+    dpi = whole_number(args.dpi, "--dpi")
     if args.game and args.board:
         raise UserError("give --game or --board, not both")
     plugin = find_plugin(args.game) if args.game else None
@@ -240,40 +223,3 @@ def _house_rules(pairs: list[str]) -> dict[str, Any]:
             value = int(value)
         rules[key.strip()] = value
     return rules
-
-
-def _counters(args: argparse.Namespace) -> int:
-    from companion.printing.counter_print import write_counters
-    from vision.geometry import load_board
-
-    dpi = _whole_number(args.dpi, "--dpi")
-    # The counters are the size the board is drawn for, unless asked otherwise.
-    size = load_board().counter_size if args.size is None else _length(args.size, "--size")
-    report = write_counters(Path(args.out), paper=args.paper, size=size, dpi=dpi)
-    for warning in report.warnings:
-        print(f"companion: warning: {warning}", file=sys.stderr)
-    sheet = report.sheet
-    what = f"{len(sheet.tiles)} topology counters (12 each of 5, 3 and 2), {sheet.size:g} mm"
-    if report.kind == "png":
-        print(f"wrote {report.path}: the fronts of {what}, {sheet.paper.name}, {dpi} dpi")
-        return 0
-    print(f"wrote {report.path}: {what}, on one sheet of {sheet.paper.name} (fronts, backs)")
-    print("print double-sided, flip on the long edge, at actual size (100%, not fit to page)")
-    return 0
-
-
-def _whole_number(text: str, option: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise UserError(f"{option} must be a whole number, not {text!r}") from None
-
-
-def _length(text: str, option: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise UserError(f"{option} must be a length in millimetres, not {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise UserError(f"{option} must be a positive length in millimetres, not {text!r}")
-    return value

@@ -12,7 +12,7 @@ import pytest
 
 from companion.cli import main
 from companion.errors import UserError
-from companion.printing.counter_sheet import (
+from companion.games.memwars.printing.counter_sheet import (
     BLEED,
     MARGIN,
     counter_paper,

@@ -4,6 +4,7 @@ narrated in the terminal (companion/games/memwars/play/simulation.py)."""
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from companion.games.memwars.play.simulation import (
     SimulationOptions,
     run_simulation,
 )
+from companion.printing.arguments import length_mm, whole_number
 
 
 def register(commands: Any) -> None:
@@ -118,3 +120,43 @@ def add_camera_options(parser: argparse.ArgumentParser, on: bool) -> None:
     )
     # Not an option: tests set it to see how a mismatch is reported.
     parser.set_defaults(camera_wrong_colour_at=None)
+
+
+def register_print(actions: Any) -> None:
+    """`companion print counters`: MemWars' topology counters."""
+    counters = actions.add_parser(
+        "counters",
+        help="write the 36 topology counters, pips and logo side, for duplex printing",
+        description="Writes the topology counters (12 each of 5, 3 and 2) on one sheet: a page "
+        "of pip faces, then a page of logo rings to print on its back (flip on the long edge). "
+        "A .png is the page of fronts. Print at actual size (100%); see docs/board.md.",
+    )
+    counters.add_argument(
+        "--paper", default="A4", metavar="A4|Letter", help="the paper (default A4)"
+    )
+    counters.add_argument("--out", required=True, metavar="FILE", help="the .pdf or .png to write")
+    counters.add_argument(
+        "--size", metavar="MM", help="a counter's side (default: the board's, 11 mm)"
+    )
+    counters.add_argument("--dpi", default="300", metavar="N", help="pixels per inch (default 300)")
+    counters.set_defaults(run=_counters)
+
+
+def _counters(args: argparse.Namespace) -> int:
+    from companion.games.memwars.printing.counter_print import write_counters
+    from vision.geometry import load_board
+
+    dpi = whole_number(args.dpi, "--dpi")
+    # The counters are the size the board is drawn for, unless asked otherwise.
+    size = load_board().counter_size if args.size is None else length_mm(args.size, "--size")
+    report = write_counters(Path(args.out), paper=args.paper, size=size, dpi=dpi)
+    for warning in report.warnings:
+        print(f"companion: warning: {warning}", file=sys.stderr)
+    sheet = report.sheet
+    what = f"{len(sheet.tiles)} topology counters (12 each of 5, 3 and 2), {sheet.size:g} mm"
+    if report.kind == "png":
+        print(f"wrote {report.path}: the fronts of {what}, {sheet.paper.name}, {dpi} dpi")
+        return 0
+    print(f"wrote {report.path}: {what}, on one sheet of {sheet.paper.name} (fronts, backs)")
+    print("print double-sided, flip on the long edge, at actual size (100%, not fit to page)")
+    return 0

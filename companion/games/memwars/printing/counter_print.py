@@ -18,12 +18,12 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.printing.board_sheet import Area
-from companion.printing.counter_sheet import (
+from companion.games.memwars.printing.counter_sheet import (
     BLEED,
     CounterSheet,
     plan_counter_sheet,
 )
+from companion.printing.board_sheet import Area
 from companion.printing.output import (
     DEFAULT_DPI,
     OutputKind,

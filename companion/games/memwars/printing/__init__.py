@@ -1,0 +1,1 @@
+"""MemWars' own printables: the topology counters."""
