@@ -4,8 +4,7 @@ command is imported by anything but the command line, no module of `companion` i
 itself round in a circle, and the generic layers name no game.
 
 A game is one plugin: what the rest of the product knows of a game it asks the game's plugin
-(companion/games/plugin.py). GAME_NAMED lists the generic modules that still name a game
-themselves; it may only shrink.
+(companion/games/plugin.py), and no game imports another.
 """
 
 from __future__ import annotations
@@ -20,12 +19,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("memwars", "mem", "memento")
 
-GAME_NAMED = {
-    "companion.commands.run_cmd": {"memwars"},
-    "companion.launch.main": {"memwars"},
-}
-"""Generic modules that still import a game's package, and which: to be moved behind the
-plugin. A module leaves this list when it stops; none may join it."""
 
 GAME_SHELLS = ("play", "screens", "command", "printing")
 """The parts of a game's package that may use the product's generic layers: its play at the
@@ -96,7 +89,7 @@ def test_commands_are_imported_by_the_command_line_alone() -> None:
     assert {name: found for name, found in wrong.items() if found} == {}
 
 
-def test_the_generic_layers_name_no_game_but_the_listed_ones() -> None:
+def test_the_generic_layers_name_no_game() -> None:
     named: dict[str, set[str]] = defaultdict(set)
     for name, path in modules("companion").items():
         if name.startswith("companion.games"):
@@ -105,7 +98,7 @@ def test_the_generic_layers_name_no_game_but_the_listed_ones() -> None:
             parts = target.split(".")
             if parts[:2] == ["companion", "games"] and len(parts) > 2 and parts[2] in GAMES:
                 named[name].add(parts[2])
-    assert dict(named) == GAME_NAMED
+    assert dict(named) == {}
 
 
 def test_no_game_imports_another() -> None:

@@ -14,14 +14,27 @@ watch.
 from __future__ import annotations
 
 import argparse
+import importlib
 from pathlib import Path
 from typing import Any
 
 from companion.commands.options import add_local_option
-from companion.games.memwars.command import add_camera_options, add_quadrants_option
-from companion.games.memwars.play.simulation import DEFAULT_SEED, SimulationOptions
-from companion.launch.main import MainOptions, run_main
+from companion.errors import UserError
+from companion.games import find_plugin, plugin_names
+from companion.launch.main import MainOptions, TerminalGame, run_main
 from companion.streaming import DISPLAY_PORT
+
+
+def terminal_games() -> dict[str, Any]:
+    """The games that bring a terminal game, by name, as registered (the flagship first):
+    their command modules with `add_run_options(parser)` and `run_game(args)`."""
+    found: dict[str, Any] = {}
+    for game in plugin_names():
+        for name in find_plugin(game).commands:
+            module = importlib.import_module(name)
+            if hasattr(module, "run_game"):
+                found[game] = module
+    return found
 
 
 def register(commands: Any) -> None:
@@ -34,12 +47,6 @@ def register(commands: Any) -> None:
         help="use simulated twins of every device (the only choice for now)",
     )
     parser.add_argument(
-        "--reader",
-        choices=("rdm6300", "pn532", "pico"),
-        default="rdm6300",
-        help="which card reader to emulate (default: %(default)s)",
-    )
-    parser.add_argument(
         "--app",
         action=argparse.BooleanOptionalAction,
         default=None,
@@ -47,10 +54,15 @@ def register(commands: Any) -> None:
         "is a screen: a desktop, or the Pi's display); --no-app plays a narrated "
         "game between simulated players in the terminal",
     )
-    parser.add_argument("--delay", type=float, default=0.0, help="seconds between moves")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    add_quadrants_option(parser)
-    add_camera_options(parser, on=True)
+    games = terminal_games()
+    parser.add_argument(
+        "--game",
+        choices=tuple(games),
+        default=next(iter(games), None),
+        help="the game played in the terminal (default: %(default)s)",
+    )
+    for module in games.values():
+        module.add_run_options(parser)
     parser.add_argument(
         "--no-stream",
         action="store_true",
@@ -75,6 +87,10 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    games = terminal_games()
+    if args.game not in games:
+        raise UserError("no game brings a terminal game to play")
+    game: TerminalGame = games[args.game].run_game(args)
     return run_main(
         MainOptions(
             config=Path(args.config) if args.config else None,
@@ -83,15 +99,6 @@ def run(args: argparse.Namespace) -> int:
             local=args.local,
             display_port=args.display_port,
             linger=args.linger,
-            game=SimulationOptions(
-                seed=args.seed,
-                delay=args.delay,
-                reader=args.reader,
-                quadrants=args.quadrants,
-                camera=args.camera,
-                camera_seed=args.camera_seed,
-                camera_hands=args.camera_hands,
-                camera_wrong_colour_at=args.camera_wrong_colour_at,
-            ),
+            game=game,
         )
     )

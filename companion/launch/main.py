@@ -9,13 +9,26 @@ from __future__ import annotations
 
 import sys
 import threading
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from companion.config import load_config
-from companion.games.memwars.play.simulation import SimulationOptions, run_simulation
+from companion.errors import UserError
 from companion.launch.app import AppOptions, has_screen, run_app
 from companion.streaming import DISPLAY_PORT, Streaming
+from companion.table.wiring import OnGame
+
+
+class TerminalGame(Protocol):
+    """A whole game between simulated players on simulated twins of the hardware, narrated
+    in the terminal: a game's own demonstration (`companion run` asks its plugin's
+    command module for one)."""
+
+    def play(self, config: Path | None, attach: OnGame | None) -> int:
+        """Plays it to the end; `attach` is called with the game once it is set up (the
+        stream, say). Returns the exit code."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -29,7 +42,7 @@ class MainOptions:
     linger: float | None = None
     """Seconds the stream and page stay up after a terminal game; None: until Ctrl-C from a
     terminal, none otherwise."""
-    game: SimulationOptions = field(default_factory=SimulationOptions)
+    game: TerminalGame | None = None
     """The terminal game."""
 
 
@@ -45,12 +58,14 @@ def run_main(options: MainOptions) -> int:
                 reader=False,
             )
         )
+    game = options.game
+    if game is None:
+        raise UserError("there is no game to play in the terminal")
     config = load_config(options.config)
-    game = replace(options.game, config=options.config)
     if not options.stream:
-        return run_simulation(game)
+        return game.play(options.config, None)
     with Streaming(config, options.display_port, local=options.local) as streaming:
-        code = run_simulation(game, attach=streaming.attach)
+        code = game.play(options.config, streaming.attach)
         linger = (
             options.linger
             if options.linger is not None

@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.games.memwars.play.choices import MODES
 from companion.games.memwars.play.simulated_camera import HANDS
 from companion.games.memwars.play.simulation import (
     DEFAULT_SEED,
-    MODES,
     SimulationOptions,
     run_simulation,
 )
@@ -83,6 +83,34 @@ def options_of(args: argparse.Namespace) -> SimulationOptions:
 
 def run(args: argparse.Namespace) -> int:
     return run_simulation(options_of(args))
+
+
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """`companion run`'s options for MemWars' terminal game."""
+    parser.add_argument(
+        "--reader",
+        choices=("rdm6300", "pn532", "pico"),
+        default="rdm6300",
+        help="which card reader to emulate (default: %(default)s)",
+    )
+    parser.add_argument("--delay", type=float, default=0.0, help="seconds between moves")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    add_quadrants_option(parser)
+    add_camera_options(parser, on=True)
+
+
+def run_game(args: argparse.Namespace) -> SimulationOptions:
+    """`companion run`'s terminal game: a whole MemWars game between simulated players."""
+    return SimulationOptions(
+        seed=args.seed,
+        delay=args.delay,
+        reader=args.reader,
+        quadrants=args.quadrants,
+        camera=args.camera,
+        camera_seed=args.camera_seed,
+        camera_hands=args.camera_hands,
+        camera_wrong_colour_at=args.camera_wrong_colour_at,
+    )
 
 
 def add_quadrants_option(parser: argparse.ArgumentParser) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,6 @@ from companion.table.not_started import NotStarted
 from companion.table.wiring import OnGame, parts_of
 
 DEFAULT_SEED = 16
-MODES = ("standard", "basic", "hybrid", "review", "study")
 
 
 @dataclass(frozen=True)
@@ -62,6 +61,10 @@ class SimulationOptions:
     camera_hands: str = "short"
     camera_wrong_colour_at: int | None = None
     """Tests set it to see how a mismatch is reported."""
+
+    def play(self, config: Path | None, attach: OnGame | None) -> int:
+        """The main job's terminal game (companion/launch/main.py)."""
+        return run_simulation(replace(self, config=config), attach=attach)
 
 
 def demo_setup(
