@@ -42,8 +42,13 @@ class Client:
         )
         self.messages: queue.Queue[Message] = queue.Queue()
         self._connected = threading.Event()
+        self._answered = threading.Event()
+        """Set by the broker's answer: a login accepted or refused, or the line dropped. A
+        refusal is known at once, not after the whole timeout."""
         self._subscribed = threading.Event()
         self.paho.on_connect = self._on_connect
+        self.paho.on_connect_fail = lambda *args: self._answered.set()
+        self.paho.on_disconnect = lambda *args: self._answered.set()
         self.paho.on_subscribe = lambda *args: self._subscribed.set()
         self.paho.on_message = lambda client, userdata, m: self.messages.put(
             (m.topic, bytes(m.payload), bool(m.retain), int(m.qos))
@@ -58,7 +63,8 @@ class Client:
         """Why the broker refused the login, when it did."""
         self.paho.connect("127.0.0.1", port, keepalive=keepalive)
         self.paho.loop_start()
-        if not self._connected.wait(TIMEOUT_S):
+        self._answered.wait(TIMEOUT_S)
+        if not self._connected.is_set():
             self.close()
             raise AssertionError(f"{name} did not connect")
 
@@ -67,6 +73,7 @@ class Client:
             self._connected.set()
         else:
             self.refused = reason
+        self._answered.set()
 
     def subscribe(self, topic_filter: str, qos: int = 1) -> None:
         self._subscribed.clear()

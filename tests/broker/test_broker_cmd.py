@@ -82,7 +82,7 @@ def test_only_the_table_publishes_unless_opened(clients: list[Client]) -> None:
         table = Client("companion-t", port, login=("table", password))
         clients += [page, forger, table]
         page.subscribe("tabletop/#")
-        forger.publish("tabletop/t/state", b"forged")
+        forger.publish("tabletop/t/state", b"forged", qos=0)  # refused: no PUBACK to wait for
         assert page.quiet_for(0.5) == []
         table.publish("tabletop/t/state", b"ok")
         assert page.take(1) == [("tabletop/t/state", b"ok", False, 1)]
