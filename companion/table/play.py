@@ -14,7 +14,7 @@ game's own play on it: its live game, its simulated opponent, its virtual table.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from companion.config import Config
     from companion.session import Referee
     from companion.store import Store
+    from companion.table.camera_watch import CameraWatch
     from companion.table.card_reading import CardReading
     from companion.table.choices import NewGameForm
     from companion.table.views import AlertView, EndView
@@ -33,6 +34,9 @@ if TYPE_CHECKING:
 AGAINST_THE_COMPANION = ", against the companion"
 """How a game's title says its last side is played by the companion: a resumed game is
 played against it again."""
+
+Board = Mapping[str, tuple[str, ...]]
+"""What a camera reads: the pieces on each zone, by colour."""
 
 CallSoon = Callable[[Callable[[], None]], None]
 """Runs a job on the thread that plays the game (the app's clock, in the app)."""
@@ -95,6 +99,46 @@ class AtTheTable:
     def watched(self) -> bool:
         """A camera, real or virtual, reads the board."""
         return self.camera or self.virtual_table or self.camera_spec is not None
+
+    def watch_board(
+        self,
+        game: str,
+        *,
+        seen: Callable[[Board], None],
+        lost: Callable[[str], None],
+        unsure: Callable[[frozenset[str]], None] | None = None,
+        initial: Board | None = None,
+    ) -> CameraWatch | None:
+        """The real camera (`camera_spec`) over `game`'s board, with the calibration made for
+        it: what it reads is handed to `seen`, `lost` and `unsure` on the game's thread.
+        None, `lost` told why at once, when it cannot watch."""
+        from companion.table.camera_watch import CameraWatch
+        from companion.table.not_started import NotStarted
+
+        if self.camera_spec is None:
+            return None
+        self.release_camera()  # one user of the camera at a time
+        calibration = self.calibration_path(game)
+        if not calibration.is_file():
+            title = find_plugin(game).title
+            lost(
+                f"the camera is not calibrated for {title} yet ({calibration}): "
+                f"Set up the camera, board {title}, makes it"
+            )
+            return None
+        call_soon = self.call_soon
+        watch = CameraWatch.start(
+            self.camera_spec,
+            calibration,
+            on_seen=lambda board: call_soon(lambda: seen(board)),
+            on_lost=lambda why: call_soon(lambda: lost(why)),
+            initial=initial,
+            on_unsure=(lambda zones: call_soon(lambda: unsure(zones))) if unsure else None,
+        )
+        if isinstance(watch, NotStarted):
+            lost(watch.why)
+            return None
+        return watch
 
 
 class Seat(Protocol):

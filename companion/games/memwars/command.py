@@ -74,11 +74,18 @@ def options_of(args: argparse.Namespace) -> SimulationOptions:
         quiet=args.quiet,
         reader=args.reader,
         quadrants=args.quadrants,
-        camera=args.camera,
-        camera_seed=args.camera_seed,
-        camera_hands=args.camera_hands,
-        camera_wrong_colour_at=args.camera_wrong_colour_at,
+        **camera_options(args),
     )
+
+
+def camera_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The virtual camera's options (`add_camera_options`), as SimulationOptions fields."""
+    return {
+        "camera": args.camera,
+        "camera_seed": args.camera_seed,
+        "camera_hands": args.camera_hands,
+        "camera_wrong_colour_at": args.camera_wrong_colour_at,
+    }
 
 
 def run(args: argparse.Namespace) -> int:
@@ -106,10 +113,7 @@ def run_game(args: argparse.Namespace) -> SimulationOptions:
         delay=args.delay,
         reader=args.reader,
         quadrants=args.quadrants,
-        camera=args.camera,
-        camera_seed=args.camera_seed,
-        camera_hands=args.camera_hands,
-        camera_wrong_colour_at=args.camera_wrong_colour_at,
+        **camera_options(args),
     )
 
 

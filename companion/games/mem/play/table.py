@@ -76,28 +76,15 @@ class MemAtTable(MemPlay):
         # the other player's block or allow stays in its player's hand.
         self.referee.subscribe(lambda _note: table.follow(table_board(self.state)))
 
-    def watch_camera(self, at: AtTheTable, spec: str) -> None:
+    def watch_camera(self, at: AtTheTable) -> None:
         """The real camera over a MeM board: it needs a MeM calibration of its own."""
-        at.release_camera()
-        calibration = at.calibration_path("mem")
-        if not calibration.is_file():
-            self.camera_lost(
-                f"the camera is not calibrated for MeM yet ({calibration}): "
-                "Set up the camera, board MeM, makes it"
-            )
-            return
-        watch = CameraWatch.start(
-            spec,
-            calibration,
-            on_seen=lambda board: at.call_soon(lambda: self.table_seen(board)),
-            on_lost=lambda why: at.call_soon(lambda: self.camera_lost(why)),
+        self.watch = at.watch_board(
+            "mem",
+            seen=self.table_seen,
+            lost=self.camera_lost,
+            unsure=self.table_unsure,
             initial=camera_stones(rules_board(self.state)),
-            on_unsure=lambda zones: at.call_soon(lambda: self.table_unsure(zones)),
         )
-        if isinstance(watch, NotStarted):
-            self.camera_lost(watch.why)
-            return
-        self.watch = watch
 
 
 class MemSeat:
@@ -128,7 +115,7 @@ class MemSeat:
         if at.virtual_table:
             play.lay_table(at)
         elif at.camera_spec is not None:
-            play.watch_camera(at, at.camera_spec)
+            play.watch_camera(at)
         return play
 
 

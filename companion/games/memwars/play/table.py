@@ -131,19 +131,10 @@ class MemWarsPlay:
         table.follow(live.view().board)
         live.referee.subscribe(lambda _note: table.follow(live.view().board))
 
-    def watch_camera(self, at: AtTheTable, spec: str) -> None:
-        at.release_camera()  # one user of the camera at a time
-        live = self.live
-        watch = CameraWatch.start(
-            spec,
-            at.calibration_path("memwars"),
-            on_seen=lambda board: at.call_soon(lambda: live.table_seen(board)),
-            on_lost=lambda why: at.call_soon(lambda: live.camera_lost(why)),
+    def watch_camera(self, at: AtTheTable) -> None:
+        self.watch = at.watch_board(
+            "memwars", seen=self.live.table_seen, lost=self.live.camera_lost
         )
-        if isinstance(watch, NotStarted):
-            live.camera_lost(watch.why)
-            return
-        self.watch = watch
 
 
 class MemWarsSeat:
@@ -194,7 +185,7 @@ class MemWarsSeat:
         if at.virtual_table:
             play.lay_table(at, colours)
         elif at.camera_spec is not None:
-            play.watch_camera(at, at.camera_spec)
+            play.watch_camera(at)
         return play
 
 
