@@ -15,6 +15,7 @@ must exist: a mistyped name would otherwise quietly mean the defaults.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 import urllib.parse
 from collections.abc import Callable
@@ -155,6 +156,24 @@ class CameraConfig:
 
 
 @dataclass(frozen=True)
+class VoiceConfig:
+    """The companion's voice: see docs/voice.md."""
+
+    on: bool = False
+    """Say each move and what the rules wait for, as a referee at the table would."""
+    volume: int = 80
+    """0 to 100."""
+    language: str = "en"
+    """The voice's language (espeak-ng's name for it)."""
+    piper_model: str = ""
+    """A Piper voice model (.onnx) put on this machine: a neural voice, used instead of
+    espeak-ng when the model and the `piper` program are both there. Never fetched."""
+    keep_dir: str = ""
+    """Where each announcement is also kept as a WAV file (a recording of the game's
+    commentary); empty: none."""
+
+
+@dataclass(frozen=True)
 class Config:
     store: StoreConfig = field(default_factory=StoreConfig)
     game: GameConfig = field(default_factory=GameConfig)
@@ -163,6 +182,7 @@ class Config:
     reader: ReaderConfig = field(default_factory=ReaderConfig)
     broker: BrokerConfig = field(default_factory=BrokerConfig)
     camera: CameraConfig = field(default_factory=CameraConfig)
+    voice: VoiceConfig = field(default_factory=VoiceConfig)
     source: str = "defaults"
     """Where this configuration came from: a path, or 'defaults' when no file exists."""
 
@@ -185,6 +205,7 @@ _SECTIONS: dict[str, type] = {
     "reader": ReaderConfig,
     "broker": BrokerConfig,
     "camera": CameraConfig,
+    "voice": VoiceConfig,
 }
 
 
@@ -315,6 +336,13 @@ def _pins(value: list[int]) -> str | None:
     return f"names pin {twice[0]} twice" if twice else None
 
 
+def _language(value: str) -> str | None:
+    # espeak-ng's voice names: "en", "en-gb", "fr", "pt-br"...
+    if re.fullmatch(r"[a-z]{2,3}(-[a-z0-9]{2,8})*", value):
+        return None
+    return f"must be a language such as en, en-gb or fr, not {value!r}"
+
+
 def _pin_or_none(value: int) -> str | None:
     if 0 <= value <= HIGHEST_PIN:
         return None
@@ -394,6 +422,8 @@ _NO_NUL: Final = frozenset(
         ("broker", "wss_cert_file"),
         ("broker", "wss_key_file"),
         ("camera", "source"),
+        ("voice", "piper_model"),
+        ("voice", "keep_dir"),
     }
 )
 """Settings that are file names, ports, URLs or MQTT strings: none of these can hold a NUL
@@ -420,6 +450,8 @@ _CHECKS: Final[dict[tuple[str, str], Check]] = {
     ("reader", "silence_ms"): _between(50, 10_000),
     ("broker", "url"): _broker_url,
     ("broker", "prefix"): _topic_prefix,
+    ("voice", "volume"): _between(0, 100),
+    ("voice", "language"): _language,
 }
 
 

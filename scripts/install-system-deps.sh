@@ -23,6 +23,9 @@ command -v xdotool >/dev/null || need+=(xdotool)
 # The printing tests render the board and counter PDFs back to pixels with pdftoppm.
 command -v pdftoppm >/dev/null || need+=(poppler-utils)
 command -v shellcheck >/dev/null || need+=(shellcheck)
+# The companion speaks with espeak-ng; the voice tests measure the speech with sox.
+command -v espeak-ng >/dev/null || need+=(espeak-ng)
+command -v sox >/dev/null || need+=(sox)
 
 if ((${#need[@]} == 0)); then
   exit 0

@@ -20,6 +20,8 @@ from companion.config import Config, load_config
 from companion.errors import UserError
 from companion.stopping import restore_sigterm, stop_on_sigterm
 from companion.streaming import DISPLAY_PORT, Streaming
+from companion.table.wiring import together
+from companion.voice import table_voice
 
 if TYPE_CHECKING:
     from companion.publish.wire import Level
@@ -73,7 +75,10 @@ def run_app(args: AppOptions) -> int:
             streaming = stack.enter_context(Streaming(config, args.display_port, local=args.local))
             page_url = streaming.shown_url
             on_game = streaming.attach
-        controller = Controller(config, store, on_game=on_game, virtual_table=args.simulate)
+        controller = Controller(config, store, virtual_table=args.simulate)
+        # Settings changes the voice mid-game: it reads the controller's configuration.
+        voice = stack.enter_context(table_voice(lambda: controller.config.voice))
+        controller.on_game = voice.attach if on_game is None else together(on_game, voice.attach)
         controller.config_path = args.config
         controller.camera_spec = args.camera or config.camera.source or None
         if args.reader:

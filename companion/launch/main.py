@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 import threading
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -17,7 +18,8 @@ from companion.config import load_config
 from companion.errors import UserError
 from companion.launch.app import AppOptions, has_screen, run_app
 from companion.streaming import DISPLAY_PORT, Streaming
-from companion.table.wiring import OnGame
+from companion.table.wiring import OnGame, together
+from companion.voice import table_voice
 
 
 class TerminalGame(Protocol):
@@ -62,10 +64,14 @@ def run_main(options: MainOptions) -> int:
     if game is None:
         raise UserError("there is no game to play in the terminal")
     config = load_config(options.config)
-    if not options.stream:
-        return game.play(options.config, None)
-    with Streaming(config, options.display_port, local=options.local) as streaming:
-        code = game.play(options.config, streaming.attach)
+    with ExitStack() as stack:
+        voice = stack.enter_context(table_voice(lambda: config.voice))
+        if not options.stream:
+            return game.play(options.config, voice.attach)
+        streaming = stack.enter_context(
+            Streaming(config, options.display_port, local=options.local)
+        )
+        code = game.play(options.config, together(streaming.attach, voice.attach))
         linger = (
             options.linger
             if options.linger is not None

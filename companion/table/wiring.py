@@ -44,6 +44,21 @@ OnGame = Callable[["GameParts"], PutDown]
 """Called with each game taken up; returns what to call when it is put down."""
 
 
+def together(*listeners: OnGame) -> OnGame:
+    """One OnGame that hands each game to every listener, and puts it down from each."""
+
+    def on_game(parts: GameParts) -> PutDown:
+        put_downs = [listener(parts) for listener in listeners]
+
+        def put_down() -> None:
+            for each in reversed(put_downs):
+                each()
+
+        return put_down
+
+    return on_game
+
+
 def parts_of(referee: Referee, reading: CardReading | None = None) -> GameParts:
     """The parts of the referee's game: its clock (rebuilt from the store, when the game is
     timed) and the desk of its card reader, when it has one."""

@@ -231,13 +231,17 @@ def _window(display: str) -> str:
         time.sleep(0.2)
 
 
-def open_real_app(room: Room, command: Sequence[str], display: str, folder: Path) -> RealApp:
-    """The real app at the table, with a data folder and no configuration file of its own."""
+def open_real_app(
+    room: Room, command: Sequence[str], display: str, folder: Path, config: str = ""
+) -> RealApp:
+    """The real app at the table, with a data folder (folder/table) and the configuration
+    file `config`, or none."""
     data = folder / "table"
     data.mkdir()
-    return RealApp.start(
-        room.at_table(command), display=display, data=data, config=data / "none.toml"
-    )
+    config_file = data / ("config.toml" if config else "none.toml")
+    if config:
+        config_file.write_text(config)
+    return RealApp.start(room.at_table(command), display=display, data=data, config=config_file)
 
 
 def start_from_home(

@@ -1,7 +1,7 @@
 """`make run` as a person at the table meets it, with the stream on, while a phone on the
 same network watches: the real `companion run --simulate` in a real window, clicked through
 a whole game against the companion (a claim laid on the simulated table, challenges,
-verdicts, the clock running) to the end screen."""
+verdicts, the clock running) to the end screen, the companion speaking each move."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any
 
 from companion.games.memwars.play.choices import MemWarsChoices
 from companion.games.memwars.play.table import CHALLENGE_COLOUR
+from tests.voice.sound import measure
 
 from .browser import Phone, clock_runs
 from .product import RealApp, Twin, centre, open_real_app, python_module, start_from_home
@@ -35,7 +36,10 @@ def test_make_run_plays_a_whole_game_streamed_to_a_phone(
     start = centre(wizard.ids.start)
     screen.tap_text("Back")
 
-    real = open_real_app(room, MAKE_RUN, x_screen, tmp_path)
+    # The companion speaks, and keeps what it says: the recording is checked at the end.
+    said = tmp_path / "table" / "said"
+    voice = f'[voice]\non = true\nkeep_dir = "{said}"\n'
+    real = open_real_app(room, MAKE_RUN, x_screen, tmp_path, config=voice)
     try:
         game_id, status, header = start_from_home(
             real, home, picks, start, shots / "make-run-wizard.png", settle=0.2
@@ -79,6 +83,12 @@ def test_make_run_plays_a_whole_game_streamed_to_a_phone(
     assert code == 0, err
     assert "Traceback" not in out + err, out + err
     assert f"http://{room.table_address}:8080/" in out
+    # Speech for the game's first ten moves and prompts, each long and loud enough to hear.
+    kept = sorted(said.glob("*.wav"))
+    assert len(kept) >= 10, kept
+    for wav in kept[:10]:
+        sound = measure(wav)
+        assert sound.seconds > 0.4 and sound.rms > 0.02, (wav.name, sound)
 
 
 def _table_row(screen: Any) -> dict[str, tuple[int, int]]:

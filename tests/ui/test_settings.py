@@ -3,10 +3,13 @@ configuration file's own checks, writing nothing when one refuses a value."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from companion.config import load_config
+from companion.config import VoiceConfig, load_config
+from companion.voice.announcer import Announcer
+from tests.plays import live_of
 
 from .screen import Screen
 
@@ -85,3 +88,31 @@ def test_numbers_are_typed_with_digits_only(screen: Screen, tmp_path: Path) -> N
     players.text = ""
     players.insert_text("17; 27")
     assert players.text == "17 27"
+
+
+def test_settings_turn_the_voice_off_in_the_middle_of_a_game(
+    screen: Screen, tmp_path: Path
+) -> None:
+    """The app's voice asks the controller's configuration at every move, as the app wires
+    it (companion/launch/app.py): Save in Settings silences it at once."""
+    controller = screen.app.controller
+    controller.config = replace(controller.config, voice=VoiceConfig(on=True))
+    said: list[str] = []
+    controller.on_game = Announcer(said.append, enabled=lambda: controller.config.voice.on).attach
+    screen.tap_text("New game")
+    screen.tap_text("Start the game")
+    live = live_of(controller)
+    screen.decide(live.view().buttons[0].key)
+    assert said, "the voice said nothing of the first move"
+    screen.screen("live").leave()
+    screen.frames(2)
+    settings = open_settings(screen, tmp_path / "config.toml")
+    choose(screen, settings.inputs[("voice", "on")], "no")
+    screen.tap(settings.ids.save)
+    assert settings.result.startswith("Saved to")
+    assert load_config(tmp_path / "config.toml").voice.on is False
+    heard = len(said)
+    screen.tap_text("Back")
+    screen.tap(screen.screen("home").ids.resume)
+    screen.decide(live_of(controller).view().buttons[0].key)
+    assert len(said) == heard

@@ -28,6 +28,8 @@ SETTINGS_FIELDS: tuple[tuple[str, str, str], ...] = (
     ("Pause pin", "pins", "pause"),
     ("LED pins", "pins", "leds"),
     ("Buzzer pin", "pins", "buzzer"),
+    ("Voice", "voice", "on"),
+    ("Voice volume", "voice", "volume"),
 )
 """The settings the screen edits: label, configuration section and key."""
 

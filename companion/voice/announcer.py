@@ -1,0 +1,49 @@
+"""What the companion says of a game: each event's sentence (the narration the stream
+sends with it) and then what the rules wait for (the prompt of the spectator view). Both
+are the public account every viewer gets, so nothing hidden is ever said aloud.
+
+    announcer = Announcer(speaker.say, enabled=lambda: config.voice.on)
+    put_down = announcer.attach(parts)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from companion.games import find_plugin, plugin_names
+from companion.session import Notification
+from companion.table.wiring import GameParts, PutDown
+
+
+class Announcer:
+    def __init__(self, say: Callable[[str], None], enabled: Callable[[], bool]) -> None:
+        """`enabled` is asked at every move: Settings turns the voice off or on mid-game."""
+        self.say = say
+        self.enabled = enabled
+
+    def attach(self, parts: GameParts) -> PutDown:
+        """Follows the game's moves until the returned function is called."""
+        referee = parts.referee
+        engine = referee.engine
+        known = engine.name in plugin_names()
+        narrate = find_plugin(engine.name).narrator(referee.state) if known else None
+
+        def heard(note: Notification) -> None:
+            if not self.enabled():
+                return
+            for sentence in sentences(engine, note, narrate):
+                self.say(sentence)
+
+        return referee.subscribe(heard)
+
+
+def sentences(engine: Any, note: Notification, narrate: Callable[[Any], str] | None) -> list[str]:
+    """What is said after a move: its events' sentences, then the next prompt."""
+    said = [text for event in note.events if narrate is not None and (text := narrate(event))]
+    view = engine.view(note.state, "spectator")
+    expected = view.get("expected") if isinstance(view, dict) else None
+    prompt = expected.get("prompt") if isinstance(expected, dict) else None
+    if isinstance(prompt, str) and prompt.strip() and prompt not in said:
+        said.append(prompt)
+    return said
