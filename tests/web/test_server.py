@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
+from companion.games import find_plugin, plugin_names
 from companion.web.server import DisplayConfig, DisplayServer, serve
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,6 +88,43 @@ def test_pages_and_their_files_are_served(
     ["/nothing", "/../server.py", "/%2e%2e/server.py", "/static/index.html", "/.hidden", "//x"],
 )
 def test_nothing_else_is_served(server: DisplayServer, path: str) -> None:
+    assert get(server, path)[0] == 404
+
+
+def test_games_json_lists_every_game_and_the_module_it_brings(server: DisplayServer) -> None:
+    status, kind, body = get(server, "/games.json")
+    assert (status, kind) == (200, "application/json")
+    games = json.loads(body)
+    assert list(games) == plugin_names()  # the flagship first: drawn while no game has come
+    for name, game in games.items():
+        plugin = find_plugin(name)
+        page = f"games/{name}/{plugin.page}" if plugin.page else None
+        assert game == {"title": plugin.title, "page": page}
+    assert games["memwars"]["page"] == "games/memwars/page.js"
+    assert games["memento"]["page"] is None  # drawn from the shapes it sends
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/games/chess/page.js",  # no such game
+        "/games/memento/page.js",  # drawn from its shapes: it brings no files
+        "/games/memwars",
+        "/games/memwars/",
+        "/games/memwars/nothing.js",
+        "/games/memwars/.page.js",
+        "/games/memwars//page.js",
+        "/games/memwars/web/page.js",
+        # out of the game's web/ folder, to files that are there
+        "/games/memwars/../../mem/web/page.js",
+        "/games/memwars/%2e%2e/%2e%2e/mem/web/page.js",
+        "/games/memwars/..%2f..%2fmem%2fweb%2fpage.js",
+        "/games/memwars/../../../web/static/common.js",
+        "/games/..%2fweb%2fstatic/common.js",
+        "/games/memwars/../plugin.py",
+    ],
+)
+def test_nothing_else_of_a_game_is_served(server: DisplayServer, path: str) -> None:
     assert get(server, path)[0] == 404
 
 
