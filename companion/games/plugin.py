@@ -99,6 +99,13 @@ class GamePlugin(Protocol):
         ...
 
     @property
+    def page(self) -> str | None:
+        """The game's own module for the web pages, a file in its package's web/ folder: it
+        draws the board and the sides' panels; None for a game the pages draw from its
+        drawing (`drawing`)."""
+        ...
+
+    @property
     def deck(self) -> bool:
         """True when the game is played with a card deck (its quadrant names go on the
         printed board)."""

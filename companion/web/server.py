@@ -1,5 +1,5 @@
-"""Serves the display page, the OBS overlay and the tournament wall: static files and
-/config.json, with the standard library only.
+"""Serves the display page, the OBS overlay and the tournament wall: static files,
+/config.json, and each game's own files for the pages, with the standard library only.
 
     server, thread = serve("127.0.0.1", 8080, DisplayConfig(broker="ws://127.0.0.1:9001"))
     server.url                  # 'http://127.0.0.1:8080/'
@@ -7,7 +7,9 @@
     server.shutdown(); server.server_close()
 
 The pages talk MQTT over WebSockets to the broker themselves; this server only hands them
-their files and where the broker is. See docs/display.md.
+their files and where the broker is. The pages name no game: /games.json lists the games and
+the module each brings (`GamePlugin.page`), served from /games/<name>/ out of the game's own
+package (its web/ folder). See docs/display.md.
 
 A request is answered only when its Host names this machine (or one of the extra names the
 server is given): a page on another site whose name has been pointed at this machine (DNS
@@ -17,6 +19,7 @@ dropped.
 
 from __future__ import annotations
 
+import inspect
 import json
 import socket
 import threading
@@ -27,6 +30,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from companion.games import find_plugin, plugin_names
 from companion.lan import is_this_machine, lan_address
 
 STATIC_DIR = Path(__file__).resolve().with_name("static")
@@ -37,6 +41,7 @@ DEFAULT_PORT = 8080
 REQUEST_TIMEOUT_S = 10.0
 
 ROUTES = {"/": "index.html", "/wall": "wall.html", "/wall/": "wall.html"}
+GAMES_PATH = "/games/"
 CONTENT_TYPES = {
     ".html": "text/html; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",
@@ -86,6 +91,31 @@ class DisplayConfig:
         return page
 
 
+def games_for_pages() -> dict[str, Any]:
+    """/games.json: each registered game's title and the URL of its own module for the pages,
+    relative to them (null for a game the pages draw from the shapes it sends). In the
+    registry's order, the flagship first: the pages draw its empty board while no game has
+    come."""
+    games: dict[str, Any] = {}
+    for name in plugin_names():
+        plugin = find_plugin(name)
+        page = f"{GAMES_PATH.lstrip('/')}{name}/{plugin.page}" if plugin.page else None
+        games[name] = {"title": plugin.title, "page": page}
+    return games
+
+
+def game_folders() -> dict[str, Path]:
+    """Each registered game with a module for the pages: its package's web/ folder, whose
+    files are served under /games/<name>/."""
+    folders = {}
+    for name in plugin_names():
+        plugin = find_plugin(name)
+        if plugin.page is not None:
+            package = Path(inspect.getfile(type(plugin))).resolve().parent
+            folders[name] = package / "web"
+    return folders
+
+
 class DisplayServer(ThreadingHTTPServer):
     daemon_threads = True
 
@@ -104,6 +134,8 @@ class DisplayServer(ThreadingHTTPServer):
         self.config = config
         self.names = frozenset(name.lower() for name in names)
         self.static_dir = static_dir.resolve()
+        self.games_json = json.dumps(games_for_pages()).encode()
+        self.game_folders = game_folders()
         super().__init__(address, _Handler)
 
     @property
@@ -143,8 +175,11 @@ class _Handler(BaseHTTPRequestHandler):
         if path == "/config.json":
             body = json.dumps(self.server.config.for_page()).encode()
             content_type = CONTENT_TYPES[".json"]
+        elif path == "/games.json":
+            body = self.server.games_json
+            content_type = CONTENT_TYPES[".json"]
         else:
-            file = self._static_file(ROUTES.get(path, path.lstrip("/")))
+            file = self._file(path)
             if file is None:
                 self.send_error(HTTPStatus.NOT_FOUND)
                 return
@@ -163,17 +198,30 @@ class _Handler(BaseHTTPRequestHandler):
         host = host_of(self.headers.get("Host", ""))
         return host.lower() in self.server.names or is_this_machine(host)
 
-    def _static_file(self, name: str) -> Path | None:
-        parts = name.split("/")
-        if not name or any(not part or part.startswith(".") for part in parts):
-            return None
-        file = (self.server.static_dir / name).resolve()
-        if not file.is_relative_to(self.server.static_dir) or not file.is_file():
-            return None
-        return file if file.suffix in CONTENT_TYPES else None
+    def _file(self, path: str) -> Path | None:
+        """The file a path names: a page or a static file, or a file of a registered game's
+        own (/games/<name>/<file>)."""
+        if path.startswith(GAMES_PATH):
+            name, _, rest = path.removeprefix(GAMES_PATH).partition("/")
+            folder = self.server.game_folders.get(name)
+            return None if folder is None else file_inside(folder, rest)
+        return file_inside(self.server.static_dir, ROUTES.get(path, path.lstrip("/")))
 
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet: a display is not a web server's access log."""
+
+
+def file_inside(folder: Path, name: str) -> Path | None:
+    """The file `name` (parts split by /) inside `folder`, of a type the pages use; None for
+    anything else: a missing file, a hidden one, or a name that climbs out of the folder."""
+    parts = name.split("/")
+    if not name or any(not part or part.startswith(".") for part in parts):
+        return None
+    folder = folder.resolve()
+    file = (folder / name).resolve()
+    if not file.is_relative_to(folder) or not file.is_file():
+        return None
+    return file if file.suffix in CONTENT_TYPES else None
 
 
 def host_of(header: str) -> str:

@@ -201,7 +201,7 @@ def test_the_wall_shows_a_mem_board_next_to_a_memwars_one(
 def test_every_stone_colour_has_a_colour_on_the_page(page: Any, display: Any) -> None:
     page.goto(f"{display.url}?board=colour-check")
     palette = page.evaluate(
-        "async () => { const m = await import('./mem-board.js'); return m.STONE_COLOURS; }"
+        "async () => { const m = await import('./games/mem/board.js'); return m.STONE_COLOURS; }"
     )
     assert set(palette) == {colour.name for colour in COLOURS}
     assert len(set(palette.values())) == len(COLOURS)

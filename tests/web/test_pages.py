@@ -352,7 +352,7 @@ def test_the_walls_standings_outlive_a_reload_until_started_afresh(
 def test_the_lattice_and_format_time_match_the_python(page: Any, display: Any) -> None:
     page.goto(f"{display.url}?board=lattice-check")
     places = page.evaluate(
-        "async () => { const m = await import('./board.js');"
+        "async () => { const m = await import('./games/memwars/board.js');"
         " return Array.from({length: 100}, (_, i) => m.lattice(i + 1)); }"
     )
     assert [tuple(xy) for xy in places] == [lattice(p) for p in range(1, 101)]

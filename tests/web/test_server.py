@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.client
+import inspect
 import json
 import os
 import signal
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
+from companion.games import find_plugin, plugin_names
 from companion.web.server import DisplayConfig, DisplayServer, serve
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,7 +70,9 @@ def test_config_json_leaves_out_credentials_not_given() -> None:
         ("/wall?prefix=club", "text/html", b"wall.js"),
         ("/display.js", "text/javascript", b"MqttClient"),
         ("/mqtt-ws.js", "text/javascript", b"PINGREQ"),
-        ("/board.js", "text/javascript", b"lattice"),
+        ("/game-board.js", "text/javascript", b"games.json"),
+        ("/games/memwars/board.js", "text/javascript", b"lattice"),
+        ("/games/mem/page.css", "text/css", b".mem-board"),
         ("/style.css", "text/css", b"overlay"),
         ("/favicon.svg", "image/svg+xml", b"<svg"),
     ],
@@ -87,6 +91,71 @@ def test_pages_and_their_files_are_served(
     ["/nothing", "/../server.py", "/%2e%2e/server.py", "/static/index.html", "/.hidden", "//x"],
 )
 def test_nothing_else_is_served(server: DisplayServer, path: str) -> None:
+    assert get(server, path)[0] == 404
+
+
+def headers(server: DisplayServer, path: str) -> tuple[int, dict[str, str]]:
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+    connection.request("GET", path)
+    response = connection.getresponse()
+    response.read()
+    connection.close()
+    return response.status, {name.lower(): value for name, value in response.getheaders()}
+
+
+def test_games_json_lists_every_game_and_the_module_it_brings(server: DisplayServer) -> None:
+    status, kind, body = get(server, "/games.json")
+    assert (status, kind) == (200, "application/json")
+    games = json.loads(body)
+    assert list(games) == plugin_names()  # the flagship first: drawn while no game has come
+    for name, game in games.items():
+        plugin = find_plugin(name)
+        page = f"games/{name}/{plugin.page}" if plugin.page else None
+        assert game == {"title": plugin.title, "page": page}
+    assert games["memwars"]["page"] == "games/memwars/page.js"
+    assert games["memento"]["page"] is None  # drawn from the shapes it sends
+
+
+GAMES_WITH_A_PAGE = [name for name in plugin_names() if find_plugin(name).page]
+
+
+@pytest.mark.parametrize("name", GAMES_WITH_A_PAGE)
+def test_a_games_page_module_is_served_from_its_package(server: DisplayServer, name: str) -> None:
+    plugin = find_plugin(name)
+    assert plugin.page is not None
+    folder = Path(inspect.getfile(type(plugin))).parent / "web"
+    status, kind, body = get(server, f"/games/{name}/{plugin.page}")
+    assert (status, kind) == (200, "text/javascript; charset=utf-8")
+    assert body == (folder / plugin.page).read_bytes()
+    # with the static files' headers: asked again each time, never sniffed
+    _, sent = headers(server, f"/games/{name}/{plugin.page}")
+    _, static = headers(server, "/display.js")
+    for header in ("content-type", "cache-control", "x-content-type-options"):
+        assert sent[header] == static[header]
+    assert sent["cache-control"] == "no-cache"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/games/chess/page.js",  # no such game
+        "/games/memento/page.js",  # drawn from its shapes: it brings no files
+        "/games/memwars",
+        "/games/memwars/",
+        "/games/memwars/nothing.js",
+        "/games/memwars/.page.js",
+        "/games/memwars//page.js",
+        "/games/memwars/web/page.js",
+        # out of the game's web/ folder, to files that are there
+        "/games/memwars/../../mem/web/page.js",
+        "/games/memwars/%2e%2e/%2e%2e/mem/web/page.js",
+        "/games/memwars/..%2f..%2fmem%2fweb%2fpage.js",
+        "/games/memwars/../../../web/static/common.js",
+        "/games/..%2fweb%2fstatic/common.js",
+        "/games/memwars/../plugin.py",
+    ],
+)
+def test_nothing_else_of_a_game_is_served(server: DisplayServer, path: str) -> None:
     assert get(server, path)[0] == 404
 
 

@@ -27,6 +27,7 @@ class MemPlugin:
     commands: tuple[str, ...] = ("companion.games.mem.command",)
     table = "companion.games.mem.play.table"
     screen = "companion.games.mem.screens.live_screen:MemLiveScreen"
+    page: str | None = "page.js"
     deck = False
 
     @property
@@ -67,7 +68,7 @@ class MemPlugin:
 
         return random_action(state, rng)
 
-    # Played on a screen of its own, and drawn by the pages' own board drawing.
+    # Played on a screen of its own, and drawn on the web pages by its own page module.
     touch = None
 
     def drawing(self, view: JSON) -> Drawing | None:

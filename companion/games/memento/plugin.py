@@ -27,6 +27,8 @@ class MementoPlugin:
     commands: tuple[str, ...] = ()
     table = "companion.table.touch_seat"
     screen = "companion.ui.touch_screen:TouchLiveScreen"
+    # The web pages draw it from its drawing.
+    page: str | None = None
     deck = False
     # The camera does not read this board yet.
     camera = None

@@ -28,6 +28,7 @@ class MemWarsPlugin:
     commands: tuple[str, ...] = ("companion.games.memwars.command",)
     table = "companion.games.memwars.play.table"
     screen = "companion.games.memwars.screens.live_screen:LiveScreen"
+    page: str | None = "page.js"
     deck = True
 
     @property
@@ -89,7 +90,7 @@ class MemWarsPlugin:
             raise ValueError("the game is over: nobody has an action to take")
         return random_legal_action(state, expectation, rng)
 
-    # Played on a screen of its own, and drawn by the pages' own board drawing.
+    # Played on a screen of its own, and drawn on the web pages by its own page module.
     touch = None
 
     def drawing(self, view: JSON) -> Drawing | None:

@@ -1,4 +1,5 @@
-// What the display page, the overlay and the wall share: settings, clocks, colours, text.
+// What the display page, the overlay, the wall and the games' page modules share: settings,
+// clocks, colours, text.
 
 // -- settings ------------------------------------------------------------------------------
 
@@ -174,9 +175,6 @@ const PALETTE = {
 };
 const FALLBACK = ["#e0474c", "#3d7be0", "#2fae62", "#f0c230"];
 
-export const CHALLENGE_COLOUR = "#e8e8e8";
-export const BOARD_COLOUR = "#9aa3b5";
-
 // A side's colour name as a colour to draw with: our palette, else any CSS colour name.
 export function sideColour(name, index = 0) {
   const key = String(name || "").trim().toLowerCase();
@@ -199,93 +197,39 @@ export function setText(node, text) {
   if (node.textContent !== value) node.textContent = value;
 }
 
-const PHASES = {
-  roll_first: "Rolling for first player",
-  orient: "Orienting the board",
-  roll_depth: "Rolling for depth",
-  shuffle: "Shuffling",
-  place_counters: "Placing counters",
-  play: "Play",
-  lightning: "Lightning round",
-  over: "Game over",
-};
-
-export function phaseText(phase) {
-  return PHASES[phase] || String(phase || "").replace(/_/g, " ");
+// What every side panel of the board page starts from, for a panel to put in order with its
+// own parts: the panel in the side's colour, its header (swatch and name), the line that
+// says "to play" or "winner", the clock and the line under it.
+export function sidePanel(side, i, className = "side", colour = sideColour(side.colour, i)) {
+  const root = el("section", className);
+  root.dataset.side = i;
+  root.style.setProperty("--side", colour);
+  const head = el("header", "side-head");
+  head.append(el("span", "swatch"), el("span", "name", side.name));
+  const turn = el("div", "turn");
+  const clock = el("div", "clock");
+  const detail = el("div", "clock-detail");
+  return { root, head, turn, clock, detail };
 }
 
-// The line under a game's title: "Game 3 · Move 12 · Play", or for MeM
-// "Game 4 · Mini-MEM · Turn 7 · 20 stones on the board".
-export function gameMeta(state) {
-  const view = state.view || {};
-  const meta = [];
-  if (state.game_id !== undefined && state.game_id !== null) meta.push(`Game ${state.game_id}`);
-  if (view.game === "mem") {
-    if (view.variant_title) meta.push(view.variant_title);
-    if (view.turn_number && !view.outcome) meta.push(`Turn ${view.turn_number}`);
-    if (typeof view.stones_on_board === "number") {
-      meta.push(`${view.stones_on_board} stones on the board`);
-    }
-    return meta;
-  }
-  if (view.move) meta.push(`Move ${view.move}`);
-  if (view.phase) meta.push(phaseText(view.phase));
-  return meta;
+// A panel's score: the line, and its total to fill in ("12 points").
+export function scoreLine(unit) {
+  const line = el("div", "score");
+  const total = el("span", "total");
+  line.append(total, el("span", "unit", unit));
+  return { line, total };
 }
 
-export const BOARD_SIDE = -2;
-
-// "Basil wins", "Ada and Basil share the win", "The board wins".
-export function outcomeText(view, names) {
-  const outcome = view && view.outcome;
-  if (!outcome) return "";
-  if (view.game === "mem") return memOutcomeText(view, names);
-  const winners = (outcome.winners || []).map((w) =>
-    w === BOARD_SIDE ? "The board" : names[w] || `Side ${w + 1}`,
-  );
-  const reason = {
-    flag: "a flag fell",
-    no_player_can_move: "no player can move",
-    complete: "",
-  }[outcome.reason];
-  let text;
-  if (winners.length === 0) text = "Game over";
-  else if (winners.length === 1) text = `${winners[0]} wins`;
-  else text = `${winners.slice(0, -1).join(", ")} and ${winners.at(-1)} share the win`;
-  return reason ? `${text} (${reason})` : text;
-}
-
-// MeM: "Bo wins, 11 to 6" (stones), "A draw, 8 each"; MEM-Solitaire: "Ada wins with 16
-// stones" or "Not won: a pattern of 11 stones".
-function memOutcomeText(view, names) {
-  const { winners = [], scores = [] } = view.outcome;
-  const name = (i) => names[i] || `Player ${i + 1}`;
-  if (scores.length === 1) {
-    const stones = `${scores[0]} stone${scores[0] === 1 ? "" : "s"}`;
-    return winners.length ? `${name(0)} wins with ${stones}` : `Not won: a pattern of ${stones}`;
-  }
-  if (!winners.length) {
-    return scores.every((s) => s === scores[0]) ? `A draw, ${scores[0]} each` : "A draw";
-  }
-  const others = scores.filter((_, i) => !winners.includes(i));
-  return `${winners.map(name).join(" and ")} wins, ${scores[winners[0]]} to ${others.join(", ")}`;
+// The result by the winners' names: "Basil wins", "Ada, Basil and Chen share the win", or
+// "Game over" with nobody named.
+export function winText(winners) {
+  if (winners.length === 0) return "Game over";
+  if (winners.length === 1) return `${winners[0]} wins`;
+  return `${winners.slice(0, -1).join(", ")} and ${winners.at(-1)} share the win`;
 }
 
 export function winnersOf(view) {
   return (view && view.outcome && view.outcome.winners) || [];
-}
-
-// The squares a MeM event names (a stone taken, asked about, blocked; a group captured).
-export function eventSquares(event) {
-  if (!event) return [];
-  const squares = Array.isArray(event.squares) ? event.squares : [event.square];
-  return squares.filter((square) => Number.isInteger(square) && square >= 0 && square < 32);
-}
-
-// The place a game event names, or 0.
-export function eventPlace(event) {
-  const place = event && Number(event.place);
-  return Number.isInteger(place) && place >= 1 && place <= 100 ? place : 0;
 }
 
 export function parseJson(payload) {

@@ -2,24 +2,21 @@
 //
 // Topics under <prefix>/<board>/: state (retained), event, clock, alert, status (retained,
 // "online" / "offline"). Payloads are described in docs/display.md. The board and the side
-// panels are drawn for the game the state names: MemWars or MeM.
+// panels are drawn for the game the state names, by its own page module (game-board.js).
 
 import {
   LiveClock,
   badTopicLevel,
   compactClockText,
   el,
-  eventPlace,
-  eventSquares,
-  gameMeta,
   loadSettings,
-  outcomeText,
   parseJson,
+  scoreLine,
   setText,
   sideColour,
+  sidePanel,
 } from "./common.js";
-import { GameBoard, canDraw } from "./game-board.js";
-import { PatternView } from "./mem-board.js";
+import { GameBoard, canDraw, gameMeta, marksOf, outcomeText, pageOf } from "./game-board.js";
 import { MqttClient } from "./mqtt-ws.js";
 
 const ALERT_SECONDS = 8;
@@ -37,8 +34,7 @@ const model = {
   clock: new LiveClock(),
   lastSeq: -1,
   lastText: "",
-  lastPlace: 0,
-  lastSquares: [], // MeM: the squares the last event named
+  marks: {}, // what the game's events so far mark on its board (marksOf)
   table: null, // "online" | "offline" | null (not heard yet)
   broker: "connecting",
   brokerDetail: "",
@@ -65,6 +61,7 @@ const ui = {
 };
 let panels = []; // per side: the elements to update
 let panelsKey = "";
+let panelsPage = null; // the page module that built the panels, if one did
 
 setText(ui.waiting, `Waiting for ${settings.board} on ${settings.broker}…`);
 
@@ -119,8 +116,7 @@ function onState(state) {
     model.clock.reset();
     model.lastSeq = -1;
     model.lastText = "";
-    model.lastPlace = 0;
-    model.lastSquares = [];
+    model.marks = {};
   }
   model.state = state;
   if (typeof state.seq === "number" && state.seq >= model.lastSeq) {
@@ -128,10 +124,7 @@ function onState(state) {
     const last = state.last_event;
     if (last) {
       if (last.text) model.lastText = last.text;
-      const place = eventPlace(last.event);
-      if (place) model.lastPlace = place;
-      const squares = eventSquares(last.event);
-      if (squares.length) model.lastSquares = squares;
+      mark(state.game, last.event);
     }
   }
   model.clock.update(state.clock, state.t);
@@ -144,16 +137,16 @@ function onEvent(message) {
     model.lastSeq = message.seq;
   }
   if (message.text) model.lastText = message.text;
-  const place = eventPlace(message.event);
-  if (place) model.lastPlace = place;
-  const squares = eventSquares(message.event);
-  if (squares.length) model.lastSquares = squares;
+  const state = model.state;
+  if (state) mark(state.game, message.event);
   renderFooter();
-  if (model.state) board.update(model.state.game, model.state.view, marks(), model.state.drawing);
+  if (state) board.update(state.game, state.view, model.marks, state.drawing);
 }
 
-function marks() {
-  return { lastPlace: model.lastPlace, lastSquares: model.lastSquares };
+// An event's marks replace those of the same kind; the others stay (a place stays ringed
+// until another is named).
+function mark(game, event) {
+  model.marks = { ...model.marks, ...marksOf(game, event) };
 }
 
 // -- drawing ---------------------------------------------------------------------------------
@@ -177,12 +170,12 @@ function render() {
   const view = state.view || null;
   document.body.classList.toggle("no-board", !canDraw(state.game, view, state.drawing));
   document.body.dataset.game = state.game || "";
-  board.update(state.game, view, marks(), state.drawing);
+  board.update(state.game, view, model.marks, state.drawing);
   setText(ui.title, state.title || `Game ${state.game_id ?? ""}`);
   setText(ui.meta, gameMeta(state).join(" · "));
   renderSides(sidesOf(state));
   const names = sidesOf(state).map((s) => s.name);
-  const result = outcomeText(view, names);
+  const result = outcomeText(state.game, view, names);
   ui.outcome.hidden = !result;
   setText(ui.outcome, result ? `Game over: ${result}` : "");
   document.body.classList.toggle("game-over", Boolean(result));
@@ -195,7 +188,7 @@ function renderFooter() {
   const view = state && state.view;
   const names = state ? sidesOf(state).map((s) => s.name) : [];
   let prompt = (view && view.expected && view.expected.prompt) || "";
-  const result = outcomeText(view, names);
+  const result = state ? outcomeText(state.game, view, names) : "";
   if (result) prompt = `Game over: ${result}`;
   setText(ui.prompt, prompt);
   setText(ui.lastEvent, sameSentence(model.lastText, prompt) ? "" : model.lastText);
@@ -243,11 +236,13 @@ function renderSides(sides) {
     ui.left.replaceChildren();
     ui.right.replaceChildren();
     ui.ovSides.replaceChildren();
+    const page = pageOf(game);
+    panelsPage = !overlay && page && page.buildPanel ? page : null;
     panels = sides.map((side, i) => {
       const panel = overlay
         ? buildRow(side, i)
-        : game === "mem"
-          ? buildMemPanel(side, i)
+        : panelsPage
+          ? panelsPage.buildPanel(side, i)
           : legendOf(model.state)
             ? buildLegendPanel(side, i)
             : buildPanel(side, i);
@@ -287,69 +282,17 @@ function renderSides(sides) {
             : "";
       setText(panel.turn, turnText);
     }
-    if (panel.space) {
-      setText(panel.rows.pattern, side.pattern ? side.pattern.length : "");
-      setText(panel.rows.pile, side.pile ?? "");
-      panel.space.update(side.pattern);
-      panel.spaceBox.classList.toggle("empty", !(side.pattern && side.pattern.length));
-      const notes = [];
-      if (side.lock) notes.push("locked by a block");
-      if (side.dead) notes.push("pattern matches nothing");
-      if (side.out) notes.push("out");
-      setText(panel.pieces, notes.join(" · "));
-      return;
-    }
-    if (panel.rows && score) {
-      setText(panel.rows.places, `${score.places} · ${score.place_points}`);
-      setText(panel.rows.counters, score.counter_points);
-      setText(panel.rows.captures, `${score.captures} · ${signed(score.capture_points)}`);
-      setText(panel.rows.quadrants, signed(score.quadrant_bonus));
-      setText(panel.rows.patterns, signed(score.pattern_points));
-      setText(panel.rows.board, signed(score.board_penalty));
-    }
-    if (panel.pieces) {
-      const bits = [];
-      if (typeof side.supply === "number") bits.push(`supply ${side.supply}`);
-      if (typeof side.challenge_pieces === "number") bits.push(`challenge ${side.challenge_pieces}`);
-      if (side.sitting_out) bits.push("sits out");
-      setText(panel.pieces, bits.join(" · "));
-    }
+    if (panelsPage && panelsPage.showPanel) panelsPage.showPanel(panel, side, score, view);
   });
 }
 
-function signed(n) {
-  if (typeof n !== "number") return "";
-  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
-}
-
+// A game whose page module has no panels of its own, and that sends no legend: name, turn,
+// total and clock.
 function buildPanel(side, i) {
-  const root = el("section", "side");
-  root.dataset.side = i;
-  root.style.setProperty("--side", sideColour(side.colour, i));
-  const head = el("header", "side-head");
-  head.append(el("span", "swatch"), el("span", "name", side.name));
-  const turn = el("div", "turn");
-  const scoreLine = el("div", "score");
-  const total = el("span", "total");
-  scoreLine.append(total, el("span", "unit", "points"));
-  const clock = el("div", "clock");
-  const detail = el("div", "clock-detail");
-  const table = el("dl", "breakdown");
-  const rows = {};
-  for (const [key, label] of [
-    ["places", "Places"],
-    ["counters", "Counters"],
-    ["captures", "Captures"],
-    ["quadrants", "Quadrants"],
-    ["patterns", "Patterns"],
-    ["board", "Board"],
-  ]) {
-    table.append(el("dt", "", label));
-    rows[key] = table.appendChild(el("dd"));
-  }
-  const pieces = el("div", "pieces");
-  root.append(head, turn, scoreLine, clock, detail, table, pieces);
-  return { root, total, clock, detail, rows, pieces, turn };
+  const panel = sidePanel(side, i);
+  const score = scoreLine("points");
+  panel.root.append(panel.head, panel.turn, score.line, panel.clock, panel.detail);
+  return { ...panel, total: score.total };
 }
 
 // A game the page draws from the shapes it sends: the side's line of its drawing's legend
@@ -360,50 +303,11 @@ function legendOf(state) {
 }
 
 function buildLegendPanel(side, i) {
-  const root = el("section", "side");
-  root.dataset.side = i;
   const entry = (legendOf(model.state) || [])[i];
-  root.style.setProperty("--side", (entry && entry.colour) || sideColour(side.colour, i));
-  const head = el("header", "side-head");
-  head.append(el("span", "swatch"), el("span", "name", side.name));
-  const turn = el("div", "turn");
+  const panel = sidePanel(side, i, "side", (entry && entry.colour) || sideColour(side.colour, i));
   const legend = el("div", "legend");
-  const clock = el("div", "clock");
-  const detail = el("div", "clock-detail");
-  root.append(head, turn, legend, clock, detail);
-  return { root, clock, detail, turn, legend };
-}
-
-// MeM: the stones held (pattern and captured pile) and the playing space, drawn.
-function buildMemPanel(side, i) {
-  const root = el("section", "side mem-side");
-  root.dataset.side = i;
-  root.style.setProperty("--side", sideColour(side.colour, i));
-  const head = el("header", "side-head");
-  head.append(el("span", "swatch"), el("span", "name", side.name));
-  const turn = el("div", "turn");
-  const scoreLine = el("div", "score");
-  const total = el("span", "total");
-  scoreLine.append(total, el("span", "unit", "stones"));
-  const clock = el("div", "clock");
-  const detail = el("div", "clock-detail");
-  const table = el("dl", "breakdown");
-  const rows = {};
-  for (const [key, label] of [
-    ["pattern", "In the pattern"],
-    ["pile", "Captured"],
-  ]) {
-    table.append(el("dt", "", label));
-    rows[key] = table.appendChild(el("dd"));
-  }
-  const spaceBox = el("div", "space");
-  spaceBox.dataset.empty = "no stones yet";
-  const svgNode = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  spaceBox.append(svgNode);
-  const space = new PatternView(svgNode);
-  const pieces = el("div", "pieces");
-  root.append(head, turn, scoreLine, clock, detail, table, spaceBox, pieces);
-  return { root, total, clock, detail, rows, pieces, turn, space, spaceBox };
+  panel.root.append(panel.head, panel.turn, legend, panel.clock, panel.detail);
+  return { ...panel, legend };
 }
 
 function buildRow(side, i) {
@@ -413,7 +317,7 @@ function buildRow(side, i) {
   const total = el("span", "total");
   const clock = el("span", "clock");
   root.append(el("span", "swatch"), el("span", "name", side.name), total, clock);
-  return { root, total, clock, detail: null, rows: null, pieces: null, turn: null };
+  return { root, total, clock, detail: null, turn: null };
 }
 
 // -- clocks ----------------------------------------------------------------------------------

@@ -13,17 +13,13 @@ import {
   badTopicLevel,
   compactClockText,
   el,
-  eventPlace,
-  eventSquares,
-  gameMeta,
   loadSettings,
-  outcomeText,
   parseJson,
   setText,
   sideColour,
   winnersOf,
 } from "./common.js";
-import { GameBoard, canDraw } from "./game-board.js";
+import { GameBoard, canDraw, gameMeta, marksOf, outcomeText } from "./game-board.js";
 import { MqttClient } from "./mqtt-ws.js";
 
 const settings = await loadSettings();
@@ -181,15 +177,7 @@ function renderCard(entry) {
   card.root.classList.toggle("no-board", !canDraw(state.game, view, state.drawing));
   card.root.dataset.game = state.game || "";
   const last = state.last_event;
-  card.view.update(
-    state.game,
-    view,
-    {
-      lastPlace: last ? eventPlace(last.event) : 0,
-      lastSquares: last ? eventSquares(last.event) : [],
-    },
-    state.drawing,
-  );
+  card.view.update(state.game, view, last ? marksOf(state.game, last.event) : {}, state.drawing);
   const key = JSON.stringify(sides.map((s) => [s.name, s.colour]));
   if (key !== card.rowsKey) {
     card.rowsKey = key;
@@ -214,7 +202,7 @@ function renderCard(entry) {
     row.root.classList.toggle("winner", winners.includes(i));
   });
   setText(card.meta, gameMeta(state).join(" · "));
-  const result = outcomeText(view, sides.map((s) => s.name));
+  const result = outcomeText(state.game, view, sides.map((s) => s.name));
   card.root.classList.toggle("over", Boolean(result));
   const prompt = result ? `Game over: ${result}` : (view.expected && view.expected.prompt) || "";
   const event = (last && last.text) || "";

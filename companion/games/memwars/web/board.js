@@ -1,4 +1,5 @@
-// Drawing a MemWars board (the Macunx) as SVG, from the spectator view of the stream.
+// Drawing a MemWars board (the Macunx) as SVG, from the spectator view of the stream: the
+// board of its page module (page.js).
 //
 // Places sit on an 18 x 18 lattice, x east and y south from the north-west corner, as in
 // companion/games/memwars/board.py (rules MW-B5..B7):
@@ -12,7 +13,10 @@
 // The drawing adds a gap between the quadrants (after lattice column and row 8) so that
 // they read as four boards; it does not move any place relative to its quadrant.
 
-import { BOARD_COLOUR, CHALLENGE_COLOUR, sideColour } from "./common.js";
+import { sideColour } from "../../common.js";
+
+const CHALLENGE_COLOUR = "#e8e8e8";
+const BOARD_COLOUR = "#9aa3b5"; // the board as a holder, and a side without a colour
 
 const Z = { 1: [0, 0], 2: [2, 0], 3: [1, 1], 4: [0, 2], 5: [2, 2] };
 const QUADRANT_CELL = { 1: [0, 0], 2: [1, 0], 3: [0, 1], 4: [1, 1] };

@@ -1,4 +1,5 @@
-// Drawing a MeM board and a player's playing space as SVG, from the spectator view.
+// Drawing a MeM board and a player's playing space as SVG, from the spectator view: for its
+// page module (page.js).
 //
 // The board is 32 squares in rows of 4, 6, 6, 6, 6, 4 on a 6 x 6 grid (MEM-C1); the view
 // gives each square's row and column (companion/games/mem/board.py decides them, under
@@ -9,7 +10,7 @@
 // A playing space is the pattern's stones at their cells (row, column from the first stone,
 // in the board's frame, possibly negative), on a grid just large enough to hold them.
 
-import { sideColour } from "./common.js";
+import { sideColour } from "../../common.js";
 
 export const STONE_COLOURS = {
   white: "#f3f1ea",
