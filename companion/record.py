@@ -260,11 +260,26 @@ class Replay:
     seq of the action it was supplied before: a hand-written MemWars record's declines."""
 
 
-def replay(record: GameRecord, name: str = "<record>", upto: int | None = None) -> Replay:
-    """Folds every action through the engine; an illegal one is a UserError naming its line.
+@dataclass(frozen=True)
+class Step:
+    """The game after one recorded action (seq 0: after starting it)."""
+
+    seq: int
+    state: Any
+    events: tuple[Event, ...]
+    """What this action made happen, those of the actions supplied before it first."""
+    supplied: tuple[Action, ...] = ()
+    """Actions the record left out, supplied before this one (engine.implied)."""
+
+
+def replay_steps(
+    record: GameRecord, name: str = "<record>", upto: int | None = None
+) -> Iterator[Step]:
+    """The game after each recorded action in turn, from the start; an illegal action is a
+    UserError naming its line.
 
     Before each action the engine may supply actions the record left out (engine.implied,
-    e.g. MemWars declines): they are applied first, and listed in Replay.implied.
+    e.g. MemWars declines): they are applied first, and listed in the step's `supplied`.
     """
     engine = find_engine(record.header.game)
     try:
@@ -272,10 +287,10 @@ def replay(record: GameRecord, name: str = "<record>", upto: int | None = None) 
     except BadSetup as err:
         raise UserError(f"bad setup: {err}", where=f"{name}:1") from None
     # What happened before action 1 (play starting, the first turn) is numbered seq 0.
-    events: list[tuple[int, Event]] = [(0, event) for event in opening]
-    implied: list[tuple[int, Action]] = []
+    yield Step(0, state, tuple(opening))
     for recorded in record.actions[:upto]:
         supplied: list[Action] = []
+        happened_all: list[Event] = []
         try:
             # A leftout action is legal by the engine's contract, and each one moves the game
             # on; the bound only guards against an engine that breaks that contract.
@@ -285,15 +300,27 @@ def replay(record: GameRecord, name: str = "<record>", upto: int | None = None) 
                     break
                 state, happened = engine.apply(state, extra)
                 supplied.append(extra)
-                events.extend((recorded.seq, event) for event in happened)
+                happened_all.extend(happened)
             state, happened = engine.apply(state, recorded.action)
         except IllegalAction as err:
             raise UserError(
                 f"action {recorded.seq} is illegal: {err}{_supplied_note(engine, supplied)}",
                 where=f"{name}:{recorded.line or recorded.seq + 1}",
             ) from None
-        implied.extend((recorded.seq, extra) for extra in supplied)
-        events.extend((recorded.seq, event) for event in happened)
+        happened_all.extend(happened)
+        yield Step(recorded.seq, state, tuple(happened_all), tuple(supplied))
+
+
+def replay(record: GameRecord, name: str = "<record>", upto: int | None = None) -> Replay:
+    """Folds every action through the engine (replay_steps) to where the record ends."""
+    engine = find_engine(record.header.game)
+    state: Any = None
+    events: list[tuple[int, Event]] = []
+    implied: list[tuple[int, Action]] = []
+    for step in replay_steps(record, name, upto):
+        state = step.state
+        events.extend((step.seq, event) for event in step.events)
+        implied.extend((step.seq, extra) for extra in step.supplied)
     clock = None
     if record.header.clock is not None:
         clock = _replay_clock(record, name)

@@ -81,11 +81,12 @@ class Streaming:
         board = self.config.game.board_id
         self.publisher = Publisher.from_config(login, board, url=broker_url)
         display = DisplayConfig(broker=ws_url, prefix=self.config.broker.prefix, board=board)
+        store = self.config.store.resolved_path()  # its games can be stepped through
         moved = ""
         try:
-            self.server, _ = serve(host, self.display_port, display)
+            self.server, _ = serve(host, self.display_port, display, store=store)
         except OSError as err:
-            self.server, _ = serve(host, 0, display)
+            self.server, _ = serve(host, 0, display, store=store)
             moved = (
                 f"Port {self.display_port} is taken ({err.strerror}), so the page is on port "
                 f"{self.server.port} instead."

@@ -42,6 +42,7 @@ REQUEST_TIMEOUT_S = 10.0
 
 ROUTES = {"/": "index.html", "/wall": "wall.html", "/wall/": "wall.html"}
 GAMES_PATH = "/games/"
+REPLAYS_PATH = "/replays/"
 CONTENT_TYPES = {
     ".html": "text/html; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",
@@ -126,9 +127,11 @@ class DisplayServer(ThreadingHTTPServer):
         static_dir: Path = STATIC_DIR,
         *,
         names: frozenset[str] = frozenset(),
+        store: Path | None = None,
     ) -> None:
         """`names`: more host names the page may be opened by (a name the router's DNS
-        gives this machine, say), besides this machine's own names and addresses."""
+        gives this machine, say), besides this machine's own names and addresses. `store`:
+        the games store whose games the pages may step through (/replays.json)."""
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         self.config = config
@@ -136,6 +139,7 @@ class DisplayServer(ThreadingHTTPServer):
         self.static_dir = static_dir.resolve()
         self.games_json = json.dumps(games_for_pages()).encode()
         self.game_folders = game_folders()
+        self.store = store
         super().__init__(address, _Handler)
 
     @property
@@ -178,6 +182,12 @@ class _Handler(BaseHTTPRequestHandler):
         elif path == "/games.json":
             body = self.server.games_json
             content_type = CONTENT_TYPES[".json"]
+        elif path == "/replays.json" or path.startswith(REPLAYS_PATH):
+            answer = self._replays(path)
+            if isinstance(answer, HTTPStatus):
+                self.send_error(answer)
+                return
+            body, content_type = answer, CONTENT_TYPES[".json"]
         else:
             file = self._file(path)
             if file is None:
@@ -193,6 +203,32 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if send_body:
             self.wfile.write(body)
+
+    def _replays(self, path: str) -> bytes | HTTPStatus:
+        """/replays.json: the stored games; /replays/<id>.json: one game, a state payload
+        after each action (companion/publish/replays.py)."""
+        from companion.errors import UserError
+        from companion.publish.replays import replay_frames, stored_games
+        from companion.store import Store
+
+        store_path = self.server.store
+        if store_path is None or not store_path.is_file():
+            return HTTPStatus.NOT_FOUND
+        game_id: int | None = None
+        if path != "/replays.json":
+            name = path.removeprefix(REPLAYS_PATH)
+            if not (name.endswith(".json") and name[:-5].isdigit() and len(name) < 16):
+                return HTTPStatus.NOT_FOUND
+            game_id = int(name[:-5])
+        try:
+            with Store.open(store_path) as store:
+                if game_id is None:
+                    return json.dumps(stored_games(store)).encode()
+                board = self.server.config.board
+                return json.dumps(replay_frames(store, game_id, board=board)).encode()
+        except UserError:
+            # No such game, or one the store will not vouch for: nothing to step through.
+            return HTTPStatus.NOT_FOUND
 
     def _meant_for_us(self) -> bool:
         host = host_of(self.headers.get("Host", ""))
@@ -234,11 +270,16 @@ def host_of(header: str) -> str:
 
 
 def serve(
-    host: str, port: int, config: DisplayConfig, *, names: frozenset[str] = frozenset()
+    host: str,
+    port: int,
+    config: DisplayConfig,
+    *,
+    names: frozenset[str] = frozenset(),
+    store: Path | None = None,
 ) -> tuple[DisplayServer, threading.Thread]:
     """Starts serving in a daemon thread; raises OSError when it cannot listen. Port 0 picks
     a free port (server.port says which). Stop with server.shutdown(); server.server_close()."""
-    server = DisplayServer((host, port), config, names=names)
+    server = DisplayServer((host, port), config, names=names, store=store)
     thread = threading.Thread(target=server.serve_forever, name="companion-display", daemon=True)
     thread.start()
     return server, thread

@@ -3,7 +3,8 @@
 
 // -- settings ------------------------------------------------------------------------------
 
-// The server's /config.json, then the page's query (?broker= ?prefix= ?board= ?overlay=1).
+// The server's /config.json, then the page's query (?broker= ?prefix= ?board= ?overlay=1,
+// ?replay=ID to step through a stored game, ?replay= for the list of them).
 export async function loadSettings() {
   const query = new URLSearchParams(location.search);
   let served = {};
@@ -28,6 +29,7 @@ export async function loadSettings() {
     password: ownBroker ? (served.password ?? null) : null,
     overlay: ["1", "true", "yes"].includes((query.get("overlay") || "").toLowerCase()),
     keepalive: keepalive > 0 ? keepalive : 30,
+    replay: query.get("replay"), // null: the live game
   };
 }
 

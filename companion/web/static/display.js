@@ -1,4 +1,6 @@
-// The board page (/) and the OBS overlay (/?overlay=1): one board's live game from MQTT.
+// The board page (/) and the OBS overlay (/?overlay=1): one board's live game from MQTT; or,
+// with ?replay=ID, a stored game stepped through move by move (/replays/ID.json: the state
+// the stream sent after each action), and with ?replay= the list of stored games.
 //
 // Topics under <prefix>/<board>/: state (retained), event, clock, alert, status (retained,
 // "online" / "offline"). Payloads are described in docs/display.md. The board and the side
@@ -67,7 +69,9 @@ setText(ui.waiting, `Waiting for ${settings.board} on ${settings.broker}…`);
 
 // -- MQTT ------------------------------------------------------------------------------------
 
-if (badTopicLevel(settings.board)) {
+if (settings.replay !== null) {
+  await replay(settings.replay);
+} else if (badTopicLevel(settings.board)) {
   setText(ui.waiting, `"${settings.board}" is not a board id (no /, + or #).`);
 } else {
   const base = `${settings.prefix}/${settings.board}`;
@@ -103,6 +107,79 @@ if (badTopicLevel(settings.board)) {
   client.connect();
   window.companionClient = client; // for the console and the tests
 }
+
+// -- replay ----------------------------------------------------------------------------------
+
+async function replay(id) {
+  model.table = "replay";
+  renderStatus();
+  if (!id) {
+    await listStoredGames();
+    return;
+  }
+  const frames = await fetchJson(`replays/${encodeURIComponent(id)}.json`);
+  if (!Array.isArray(frames) || !frames.length) {
+    setText(ui.waiting, `There is no stored game ${id} to step through.`);
+    return;
+  }
+  const bar = document.getElementById("replay-bar");
+  const slider = document.getElementById("replay-slider");
+  const where = document.getElementById("replay-where");
+  bar.hidden = false;
+  document.body.classList.add("replaying");
+  slider.max = String(frames.length - 1);
+  const show = (index) => {
+    const at = Math.max(0, Math.min(frames.length - 1, index));
+    slider.value = String(at);
+    // Each frame stands alone: its marks and sentence are those of its own last event.
+    model.gameId = null;
+    onState(frames[at]);
+    // Steps, not moves: a game's own move number under the title counts differently.
+    setText(where, at === 0 ? "Start" : `Step ${at} of ${frames.length - 1}`);
+  };
+  slider.addEventListener("input", () => show(Number(slider.value)));
+  document.getElementById("replay-back").addEventListener("click", () => show(Number(slider.value) - 1));
+  document.getElementById("replay-on").addEventListener("click", () => show(Number(slider.value) + 1));
+  document.addEventListener("keydown", (key) => {
+    const steps = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity }[key.key];
+    if (steps === undefined || key.target === slider) return;
+    show(Number.isFinite(steps) ? Number(slider.value) + steps : steps < 0 ? 0 : frames.length - 1);
+  });
+  show(0);
+}
+
+async function listStoredGames() {
+  const games = await fetchJson("replays.json");
+  const titles = (await fetchJson("games.json")) || {};
+  const list = document.getElementById("stored-games");
+  if (!Array.isArray(games) || !games.length) {
+    setText(ui.waiting, "No stored games to step through yet.");
+    return;
+  }
+  setText(ui.waiting, "Stored games: choose one to step through.");
+  document.body.classList.add("listing");
+  for (const game of games) {
+    const link = el("a", "", game.title || `Game ${game.game_id}`);
+    link.href = `?replay=${game.game_id}`;
+    const title = (titles[game.game] && titles[game.game].title) || game.game;
+    const moves = `${game.actions} step${game.actions === 1 ? "" : "s"}`;
+    const item = el("li");
+    item.append(link, el("span", "stored-meta", ` · ${title} · ${moves} · ${game.status}`));
+    list.append(item);
+  }
+  list.hidden = false;
+}
+
+async function fetchJson(url) {
+  try {
+    const response = await fetch(url, { cache: "no-store" });
+    return response.ok ? await response.json() : null;
+  } catch {
+    return null;
+  }
+}
+
+// -- messages --------------------------------------------------------------------------------
 
 function onState(state) {
   if (!state) {
@@ -203,7 +280,10 @@ function renderStatus() {
   let state;
   let title = "";
   let banner = "";
-  if (model.broker !== "connected") {
+  if (model.table === "replay") {
+    state = "replay";
+    title = "a stored game, stepped through";
+  } else if (model.broker !== "connected") {
     state = model.failed ? "offline" : "connecting";
     const why = model.brokerDetail ? ` (${model.brokerDetail})` : "";
     title = `no connection to the broker ${settings.broker}${why}`;
