@@ -7,9 +7,8 @@ for: its decisions go through the same referee as the player's touches.
 
 from __future__ import annotations
 
-import logging
 import secrets
-from typing import Any
+from collections.abc import Callable
 
 from companion.config import Config
 from companion.decks import find_deck
@@ -27,8 +26,6 @@ from companion.table.camera_watch import CameraWatch
 from companion.table.not_started import NotStarted
 from companion.table.play import AGAINST_THE_COMPANION, AtTheTable, Seat, companion_side
 from companion.table.views import EndView
-
-log = logging.getLogger(__name__)
 
 CHALLENGE_COLOUR = "yellow"
 OPPONENT_RECALL = 0.7
@@ -58,7 +55,7 @@ class MemWarsPlay:
     def view(self) -> LiveView:
         return self.live.view()
 
-    def subscribe(self, listener: Any) -> Any:
+    def subscribe(self, listener: Callable[[LiveView], None]) -> Callable[[], None]:
         return self.live.subscribe(listener)
 
     def end_view(self) -> EndView:
