@@ -7,16 +7,15 @@ Errors a user can cause print one line and exit with code 2; nothing prints a tr
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from companion import __version__
 from companion.commands import COMMAND_MODULES
+from companion.commands.game_commands import game_command_modules
 from companion.config import require_config_file
 from companion.errors import UserError
-from companion.games import find_plugin, plugin_names
 from companion.render import plain
 
 
@@ -36,9 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands.required = True
     for module in COMMAND_MODULES:
         module.register(commands)
-    for game in plugin_names():
-        for name in find_plugin(game).commands:
-            importlib.import_module(name).register(commands)
+    for _game, module in game_command_modules():
+        module.register(commands)
     return parser
 
 

@@ -9,11 +9,11 @@ Both draw with OpenCV, imported only when they run, so the command line starts q
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from pathlib import Path
 from typing import Any
 
+from companion.commands.game_commands import game_command_modules
 from companion.decks import find_deck
 from companion.decks.enroll import parse_quadrants
 from companion.errors import UserError
@@ -102,11 +102,10 @@ def register(commands: Any) -> None:
     board.set_defaults(run=_board)
 
     # A game's own printables (MemWars' topology counters, say) come with its plugin.
-    for game in plugin_names():
-        for name in find_plugin(game).commands:
-            add_printables = getattr(importlib.import_module(name), "register_print", None)
-            if add_printables is not None:
-                add_printables(actions)
+    for _game, module in game_command_modules():
+        add_printables = getattr(module, "register_print", None)
+        if add_printables is not None:
+            add_printables(actions)
 
 
 def _cards(args: argparse.Namespace) -> int:

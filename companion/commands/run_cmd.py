@@ -14,13 +14,12 @@ watch.
 from __future__ import annotations
 
 import argparse
-import importlib
 from pathlib import Path
 from typing import Any
 
+from companion.commands.game_commands import game_command_modules
 from companion.commands.options import add_local_option
 from companion.errors import UserError
-from companion.games import find_plugin, plugin_names
 from companion.launch.main import MainOptions, TerminalGame, run_main
 from companion.streaming import DISPLAY_PORT
 
@@ -28,13 +27,7 @@ from companion.streaming import DISPLAY_PORT
 def terminal_games() -> dict[str, Any]:
     """The games that bring a terminal game, by name, as registered (the flagship first):
     their command modules with `add_run_options(parser)` and `run_game(args)`."""
-    found: dict[str, Any] = {}
-    for game in plugin_names():
-        for name in find_plugin(game).commands:
-            module = importlib.import_module(name)
-            if hasattr(module, "run_game"):
-                found[game] = module
-    return found
+    return {game: module for game, module in game_command_modules() if hasattr(module, "run_game")}
 
 
 def register(commands: Any) -> None:

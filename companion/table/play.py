@@ -21,12 +21,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.games import find_plugin
+from companion.table.camera_watch import CameraWatch
+from companion.table.not_started import NotStarted
 
 if TYPE_CHECKING:
     from companion.config import Config
     from companion.session import Referee
     from companion.store import Store
-    from companion.table.camera_watch import CameraWatch
     from companion.table.card_reading import CardReading
     from companion.table.choices import NewGameForm
     from companion.table.views import AlertView, EndView
@@ -112,9 +113,6 @@ class AtTheTable:
         """The real camera (`camera_spec`) over `game`'s board, with the calibration made for
         it: what it reads is handed to `seen`, `lost` and `unsure` on the game's thread.
         None, `lost` told why at once, when it cannot watch."""
-        from companion.table.camera_watch import CameraWatch
-        from companion.table.not_started import NotStarted
-
         if self.camera_spec is None:
             return None
         self.release_camera()  # one user of the camera at a time

@@ -3,7 +3,6 @@ New game screen's choices for them, and their seat (companion/table/play.py)."""
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -11,9 +10,10 @@ from typing import Any
 from companion.config import Config
 from companion.games import find_plugin
 from companion.games.contract import BadSetup
+from companion.games.touch import TouchRules
 from companion.session import Referee
 from companion.store import Store
-from companion.table.choices import RGBA, ChoiceRow, Players
+from companion.table.choices import RGBA, ChoiceRow, Players, new_deal
 from companion.table.play import AGAINST_THE_COMPANION, AtTheTable, Seat, companion_side
 from companion.table.touch_play import TouchPlay
 
@@ -43,6 +43,14 @@ def touch_names(choices: TouchChoices) -> list[str]:
     return names
 
 
+def touch_rules(game: str) -> TouchRules:
+    """How `game` is played by touch; ValueError for a game with screens of its own."""
+    plugin = find_plugin(game)
+    if plugin.touch is None:
+        raise ValueError(f"{plugin.title} is not played on a drawn board")
+    return plugin.touch
+
+
 class TouchForm:
     """A game played on a drawn board, on the New game screen: how many play, and how strong
     the companion is (it plays the last seat when Opponent says so)."""
@@ -55,8 +63,7 @@ class TouchForm:
         self.game = game
 
     def rows(self, config: Config) -> tuple[ChoiceRow, ...]:
-        rules = find_plugin(self.game).touch
-        assert rules is not None
+        rules = touch_rules(self.game)
         fewest, most = rules.players
         weakest, default, strongest = rules.strengths
         return (
@@ -99,10 +106,8 @@ class TouchSeat:
         """A new game dealt from the choices' seed or a random one; with `companion`, the
         companion plays the last side."""
         plugin = find_plugin(choices.game)
-        rules = plugin.touch
-        if rules is None:
-            raise ValueError(f"{plugin.title} is not played on a drawn board")
-        seed = choices.seed if choices.seed is not None else secrets.randbelow(1_000_000)
+        rules = touch_rules(choices.game)
+        seed = choices.seed if choices.seed is not None else new_deal()
         names = touch_names(choices)
         title = " vs ".join(names) + f", {plugin.title}"
         if choices.companion:
@@ -118,9 +123,7 @@ class TouchSeat:
     def take_up(
         self, referee: Referee, at: AtTheTable, choices: TouchChoices | None = None
     ) -> TouchPlay:
-        rules = find_plugin(referee.engine.name).touch
-        if rules is None:
-            raise ValueError(f"{referee.engine.name} is not played on a drawn board")
+        rules = touch_rules(referee.engine.name)
         title = at.store.game(referee.game_id).title
         sides = len(referee.engine.view(referee.state, "table").get("sides", []))
         return TouchPlay(

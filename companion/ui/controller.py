@@ -122,8 +122,7 @@ class Controller:
     def delete_game(self, game_id: int) -> None:
         """Deletes a game and its whole record from the store, for good (Home asks first).
         The game being played, if it is this one, is put down first."""
-        held = [self.play.referee] if self.play is not None else []
-        if any(referee.game_id == game_id for referee in held):
+        if self.play is not None and self.play.referee.game_id == game_id:
             self.close()
         self.store.delete_game(game_id)
 

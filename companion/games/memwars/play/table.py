@@ -7,7 +7,6 @@ for: its decisions go through the same referee as the player's touches.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 
 from companion.config import Config
@@ -23,6 +22,7 @@ from companion.games.memwars.players import SimulatedTable
 from companion.session import Referee
 from companion.store import Store
 from companion.table.camera_watch import CameraWatch
+from companion.table.choices import new_deal
 from companion.table.not_started import NotStarted
 from companion.table.play import AGAINST_THE_COMPANION, AtTheTable, Seat, companion_side
 from companion.table.views import EndView
@@ -140,7 +140,7 @@ class MemWarsSeat:
 
     def begin(self, choices: MemWarsChoices, store: Store, config: Config) -> Referee:
         deck = find_deck(choices.deck or config.game.deck)
-        seed = choices.seed if choices.seed is not None else secrets.randbelow(1_000_000)
+        seed = choices.seed if choices.seed is not None else new_deal()
         setup = setup_for(choices, deck, seed)
         count = len(setup["sides"])
         clock = (
