@@ -1,7 +1,8 @@
 """`make run` as a person at the table meets it, with the stream on, while a phone on the
 same network watches: the real `companion run --simulate` in a real window, clicked through
 a whole game against the companion (a claim laid on the simulated table, challenges,
-verdicts, the clock running) to the end screen, the companion speaking each move."""
+verdicts, the clock running) to the end screen, the companion speaking each move; then the
+game stepped through on the phone."""
 
 from __future__ import annotations
 
@@ -73,6 +74,15 @@ def test_make_run_plays_a_whole_game_streamed_to_a_phone(
             wall = phone.open(f"http://{room.table_address}:8080/wall", "wall")
             wall.wait_for_selector('.card[data-board="table-1"] .card-side .total')
             phone.shot(wall, "make-run-wall")
+            # The game just played, stepped through on the phone from the table's store.
+            replay = phone.open(f"http://{room.table_address}:8080/?replay=", "replay")
+            replay.click(f"#stored-games a[href='?replay={game_id}']")
+            replay.wait_for_selector("#replay-bar:not([hidden])")
+            assert replay.inner_text("#replay-where") == "Start"
+            replay.keyboard.press("End")
+            replay.wait_for_selector("#outcome:not([hidden])")
+            assert replay.inner_text("#outcome").startswith("Game over")
+            phone.shot(replay, "make-run-replay")
         assert {"claim", "challenge"} <= played
         assert any(kind.startswith("judge") for kind in played), played
         real.until(lambda: real.games()[0][1] == "finished", 20, "the game to be finished")
