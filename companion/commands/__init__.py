@@ -18,6 +18,7 @@ from companion.commands import (
     replay_cmd,
     rules_cmd,
     run_cmd,
+    setup_cmd,
     vision_cmd,
 )
 
@@ -34,5 +35,6 @@ COMMAND_MODULES: list[ModuleType] = [
     replay_cmd,
     rules_cmd,
     run_cmd,
+    setup_cmd,
     vision_cmd,
 ]

@@ -65,6 +65,12 @@ def register(commands: Any) -> None:
         default=DISPLAY_PORT,
         help="where the display page is served (default: %(default)s)",
     )
+    parser.add_argument(
+        "--setup",
+        metavar="NAME|FILE",
+        help="open New game with a named setup or a setup file: its game, options and house "
+        "rules (`companion setup --help`)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -84,6 +90,7 @@ def options_of(args: argparse.Namespace) -> AppOptions:
         gpio=args.gpio,
         check=args.check,
         display_port=args.display_port,
+        setup=args.setup,
     )
 
 

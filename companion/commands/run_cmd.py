@@ -22,6 +22,7 @@ from companion.commands.options import add_local_option
 from companion.errors import UserError
 from companion.launch.main import MainOptions, TerminalGame, run_main
 from companion.streaming import DISPLAY_PORT
+from companion.table.setups import find_setup
 
 
 def terminal_games() -> dict[str, Any]:
@@ -76,14 +77,25 @@ def register(commands: Any) -> None:
         help="keep the stream and page up S seconds after the game (default: "
         "until Ctrl-C when run from a terminal, none otherwise)",
     )
+    parser.add_argument(
+        "--setup",
+        metavar="NAME|FILE",
+        help="a named setup or a setup file: its game is played with its options and house "
+        "rules (in the app, New game opens with it)",
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     games = terminal_games()
-    if args.game not in games:
+    setup_name = args.setup
+    args.setup = find_setup(setup_name) if setup_name else None
+    if args.setup is not None:
+        args.game = args.setup.game
+    if args.game not in games and args.setup is None:
         raise UserError("no game brings a terminal game to play")
-    game: TerminalGame = games[args.game].run_game(args)
+    # A setup of a game with no terminal game is played in the app only.
+    game: TerminalGame | None = games[args.game].run_game(args) if args.game in games else None
     return run_main(
         MainOptions(
             config=Path(args.config) if args.config else None,
@@ -93,5 +105,6 @@ def run(args: argparse.Namespace) -> int:
             display_port=args.display_port,
             linger=args.linger,
             game=game,
+            setup=setup_name,
         )
     )

@@ -20,6 +20,7 @@ from companion.games.camera import CameraProfile
 from companion.games.contract import JSON, Action, Event, GameEngine
 from companion.games.drawing import Drawing
 from companion.games.house_rules import HouseRule
+from companion.games.options import GameOption
 from companion.games.touch import TouchRules
 
 Narrator = Callable[[Event], str]
@@ -45,6 +46,13 @@ class GamePlugin(Protocol):
     @property
     def house_rules(self) -> Sequence[HouseRule]:
         """Every house rule, in the order `companion rules <name>` lists them."""
+        ...
+
+    @property
+    def options(self) -> Sequence[GameOption]:
+        """Every option the players agree before a game besides its house rules (board,
+        depth, scoring...), grouped as the rule book groups them: the All options page,
+        setup files and `companion setup new <name>` list them in this order."""
         ...
 
     @property

@@ -20,6 +20,7 @@ from companion.config import Config, load_config
 from companion.errors import UserError
 from companion.stopping import restore_sigterm, stop_on_sigterm
 from companion.streaming import DISPLAY_PORT, Streaming
+from companion.table.setups import find_setup
 from companion.table.wiring import together
 from companion.voice import table_voice
 
@@ -48,6 +49,8 @@ class AppOptions:
     check: bool = False
     """Start, draw the first frame, say how long it took, and exit."""
     display_port: int = DISPLAY_PORT
+    setup: str | None = None
+    """A named setup or a setup file New game opens with (companion/table/setups.py)."""
 
 
 def run_app(args: AppOptions) -> int:
@@ -61,6 +64,7 @@ def run_app(args: AppOptions) -> int:
             "WAYLAND_DISPLAY set); without a screen, `companion run --simulate --no-app` plays "
             "a game in the terminal"
         )
+    setup = find_setup(args.setup) if args.setup else None
     _configure_kivy(width, height, args.fullscreen)
     from companion.store import Store
     from companion.ui.app import CompanionApp
@@ -93,6 +97,7 @@ def run_app(args: AppOptions) -> int:
             settings_text=settings_text(config, page_url),
             qr_path=_qr(page_url, scratch) if page_url else "",
         )
+        app.setup = setup
         if streaming is not None:
             on_air = streaming
             app.on_alerts.append(lambda alerts: stream_alerts(on_air.stream, alerts))

@@ -46,6 +46,8 @@ class MainOptions:
     terminal, none otherwise."""
     game: TerminalGame | None = None
     """The terminal game."""
+    setup: str | None = None
+    """A named setup or setup file the app's New game opens with."""
 
 
 def run_main(options: MainOptions) -> int:
@@ -58,11 +60,12 @@ def run_main(options: MainOptions) -> int:
                 local=options.local,
                 display_port=options.display_port,
                 reader=False,
+                setup=options.setup,
             )
         )
     game = options.game
     if game is None:
-        raise UserError("there is no game to play in the terminal")
+        raise UserError("this game is not played in the terminal: play it in the app (--app)")
     config = load_config(options.config)
     with ExitStack() as stack:
         voice = stack.enter_context(table_voice(lambda: config.voice))

@@ -8,7 +8,7 @@ when the companion can play, each row of the form, and a Deal row when the game 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -18,6 +18,16 @@ if TYPE_CHECKING:
 RGBA = tuple[float, float, float, float]
 DEAL_LIMIT = 1_000_000
 """Deals are numbered below this: short enough to read off the screen and type again."""
+
+
+def game_clock(controls: Sequence[str]) -> dict[str, Any] | None:
+    """The game clock for each side's time control (Referee.start's `game_clock`), or None
+    for an untimed game; ValueError when some sides are timed and others not."""
+    if len(controls) < 2 or not any(controls):
+        return None
+    if not all(controls):
+        raise ValueError("give every side a time on the clock, or none")
+    return {"controls": list(controls), "order": list(range(len(controls)))}
 
 
 def new_deal() -> int:
@@ -74,9 +84,23 @@ class NewGameForm(Protocol):
         """The picks make a game for one: the second name is not asked."""
         ...
 
+    def sides(self, picks: Mapping[str, Any]) -> int:
+        """How many sides the picks make a game of."""
+        ...
+
+    def options_of(self, picks: Mapping[str, Any], config: Config) -> Mapping[str, Any]:
+        """The game's options (companion/games/options.py) as the rows set them, by key:
+        the All options page opens on these."""
+        ...
+
     def choices(
-        self, picks: Mapping[str, Any], players: Players, house_rules: Mapping[str, Any]
+        self,
+        picks: Mapping[str, Any],
+        players: Players,
+        house_rules: Mapping[str, Any],
+        options: Mapping[str, Any],
     ) -> Any:
         """The choices its seat begins a game from, with the house rules that differ from
-        the book's; ValueError for picks that make none."""
+        the book's and the options set on the All options page (companion/games/options.py),
+        which have the last word over the rows; ValueError for picks that make none."""
         ...

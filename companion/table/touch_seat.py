@@ -10,6 +10,7 @@ from typing import Any
 from companion.config import Config
 from companion.games import find_plugin
 from companion.games.contract import BadSetup
+from companion.games.options import apply_options
 from companion.games.touch import TouchRules
 from companion.session import Referee
 from companion.store import Store
@@ -33,6 +34,8 @@ class TouchChoices:
     seed: int | None = None
     house_rules: Mapping[str, Any] = field(default_factory=dict)
     """Only those that differ from the book's (`companion rules GAME`)."""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """The game's options set apart from the rows (companion/games/options.py)."""
 
 
 def touch_names(choices: TouchChoices) -> list[str]:
@@ -84,8 +87,18 @@ class TouchForm:
     def solitaire(self, picks: Mapping[str, Any]) -> bool:
         return False
 
+    def sides(self, picks: Mapping[str, Any]) -> int:
+        return int(picks[f"{self.game}:players"])
+
+    def options_of(self, picks: Mapping[str, Any], config: Config) -> Mapping[str, Any]:
+        return {}
+
     def choices(
-        self, picks: Mapping[str, Any], players: Players, house_rules: Mapping[str, Any]
+        self,
+        picks: Mapping[str, Any],
+        players: Players,
+        house_rules: Mapping[str, Any],
+        options: Mapping[str, Any],
     ) -> TouchChoices:
         first, second = players.names
         return TouchChoices(
@@ -95,6 +108,7 @@ class TouchForm:
             companion=players.companion,
             strength=picks[f"{self.game}:strength"],
             house_rules=dict(house_rules),
+            options=dict(options),
         )
 
 
@@ -116,6 +130,7 @@ class TouchSeat:
             setup = rules.setup_for(names, seed)
             if choices.house_rules:
                 setup = {**setup, "house_rules": dict(choices.house_rules)}
+            setup = apply_options(setup, choices.options)
             return Referee.start(store, plugin.name, setup, {}, title=title)
         except BadSetup as err:
             raise ValueError(f"cannot set up this game: {err}") from None

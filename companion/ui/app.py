@@ -26,16 +26,17 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from companion.errors import UserError
 from companion.games import find_plugin, plugin_names
 from companion.table.play import Play
+from companion.table.setups import GameSetup
 from companion.table.views import AlertView
 from companion.ui.controller import Controller
 from companion.ui.drawing_view import DrawingView
 from companion.ui.plot import ScorePlot
+from companion.ui.screens.all_options import AllOptionsScreen
 from companion.ui.screens.base import PlayScreen
 from companion.ui.screens.camera import CameraScreen
 from companion.ui.screens.end import EndScreen
 from companion.ui.screens.enroll import EnrollScreen
 from companion.ui.screens.home import HomeScreen
-from companion.ui.screens.house_rules import HouseRulesScreen
 from companion.ui.screens.new_game import NewGameScreen
 from companion.ui.screens.settings import SettingsScreen
 from companion.ui.screens.study import StudyScreen
@@ -47,7 +48,7 @@ KV_FILES = (
     "common.kv",
     "home.kv",
     "new_game.kv",
-    "house_rules.kv",
+    "all_options.kv",
     "end.kv",
     "study.kv",
     "camera.kv",
@@ -117,6 +118,8 @@ class CompanionApp(App):
         """Set (by SIGTERM, say) to close the app at its next step."""
         self.on_first_frame: Any = None
         """Called once, with no arguments, when the window has drawn its first frame."""
+        self.setup: GameSetup | None = None
+        """A setup New game opens with (`companion app --setup`)."""
 
     def notify(self, text: str) -> None:
         """A message over whatever screen is up, until Close (or a touch outside it)."""
@@ -153,7 +156,7 @@ class CompanionApp(App):
         for screen in (
             HomeScreen(name="home"),
             NewGameScreen(name="new_game"),
-            HouseRulesScreen(name="house_rules"),
+            AllOptionsScreen(name="all_options"),
             *(kind(name=kind.NAME) for kind in dict.fromkeys(play_screens.values())),
             EndScreen(name="end"),
             StudyScreen(name="study"),
@@ -164,6 +167,9 @@ class CompanionApp(App):
             screen.companion = self
             manager.add_widget(screen)
         self.manager = manager
+        if self.setup is not None:
+            manager.get_screen("new_game").use_setup(self.setup)
+            manager.current = "new_game"
         for handler in list(ExceptionManager.handlers):
             if isinstance(handler, _Shown):  # an earlier app's, in the same process
                 ExceptionManager.remove_handler(handler)

@@ -18,7 +18,7 @@ from companion.store import Store
 from companion.table.choices import Players
 from companion.table.play import AtTheTable, seat_of
 from companion.table.views import AlertView
-from companion.ui.screens.house_rules import switches
+from companion.ui.screens.all_options import switches
 
 
 def test_every_games_rows_have_their_own_keys_and_default_options() -> None:
@@ -69,7 +69,7 @@ def test_every_pick_of_every_row_begins_a_game_that_is_taken_up(
                 deal="17" if form.deal else "",
             )
             try:
-                choices = form.choices(picks, players, {})
+                choices = form.choices(picks, players, {}, {})
                 referee = seat.begin(choices, store, Config())
             except ValueError as err:
                 # Some picks make no game together; the screen says why in a sentence.
@@ -105,7 +105,9 @@ def test_a_deal_that_is_not_a_number_is_refused_in_a_sentence(deal: str) -> None
             continue
         rows = form.rows(Config())
         with pytest.raises(ValueError, match="whole number"):
-            form.choices({r.key: r.default for r in rows}, Players(("Ada", "Bo"), deal=deal), {})
+            form.choices(
+                {r.key: r.default for r in rows}, Players(("Ada", "Bo"), deal=deal), {}, {}
+            )
 
 
 def test_every_house_rule_a_touch_can_set_goes_into_the_games_setup(
@@ -122,7 +124,7 @@ def test_every_house_rule_a_touch_can_set_goes_into_the_games_setup(
     with Store.open(tmp_path / "games.sqlite3") as store:
         for rule in switches(plugin.name):
             for value in rule.alternatives:
-                choices = form.choices(defaults, players, {rule.key: value})
+                choices = form.choices(defaults, players, {rule.key: value}, {})
                 try:
                     referee = seat.begin(choices, store, Config())
                 except ValueError as err:

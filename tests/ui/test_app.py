@@ -609,15 +609,45 @@ def test_the_rules_own_move_still_to_lay_is_asked_calmly(screen: Screen) -> None
     screen.shot("live-table-work")
 
 
-def test_a_house_rule_set_on_new_game_is_in_the_games_setup(screen: Screen) -> None:
+def test_options_and_house_rules_set_on_all_options_are_in_the_games_setup(
+    screen: Screen,
+) -> None:
     screen.tap_text("New game")
     wizard = screen.screen()
-    wizard.change_house_rules()
-    rules = screen.screen()
-    assert screen.current == "house_rules" and rules.title == "MemWars: house rules"
-    screen.tap(rules.toggles["mw.standard.allowPass"][True])
-    screen.shot("house-rules-memwars")
-    screen.tap(rules.ids.done)
+    screen.tap(wizard.toggles["depth"][2])
+    wizard.change_options()
+    page = screen.screen()
+    assert screen.current == "all_options" and page.title == "MemWars: all options"
+    # The page opens on what the rows say.
+    assert page.toggles["depth"][2].state == "down"
+    screen.shot("all-options-memwars-top")
+    screen.tap(page.toggles["depth"]["roll"])
+    screen.tap(page.toggles["quadrants"][3])  # 1, 2 and 4 left
+    screen.tap(page.toggles["quadrants"][4])
+    screen.tap(page.toggles["sides.1.depth"][4])  # the second side one deeper
+    screen.tap(page.toggles["topology.kind"]["standard"])
+    screen.tap(page.toggles["mw.standard.allowPass"][True])
+    screen.tap(page.toggles["clock.controls.0"]["15+10"])
+    screen.tap(page.toggles["clock.controls.1"]["5+3"])  # a handicap in time
+    screen.shot("all-options-memwars")
+    page.ids.setup_name.text = "Club handicap"
+    screen.tap(page.ids.save)
+    assert page.said == "Saved as Club handicap."
+    screen.tap(page.ids.done)
+    assert screen.current == "new_game"
+    assert wizard.options_button.text == "Club handicap (change...)"
     screen.tap_text("Start the game")
-    setup = screen.app.controller.store.header(live_of(screen.app.controller).referee.game_id)
-    assert setup.setup["house_rules"] == {"mw.standard.allowPass": True}
+    controller = screen.app.controller
+    header = controller.store.header(live_of(controller).referee.game_id)
+    setup = header.setup
+    assert setup["depth"] == "roll"
+    assert setup["quadrants"] == [1, 2]
+    assert setup["sides"][1]["depth"] == 4 and setup["sides"][0]["depth"] is None
+    assert setup["topology"]["kind"] == "standard"
+    assert setup["house_rules"] == {"mw.standard.allowPass": True}
+    assert header.clock is not None and header.clock["controls"] == ["15+10", "5+3"]
+    # The named setup is there for the next game, on the page and on the command line.
+    from companion.table.setups import find_setup
+
+    saved = find_setup("Club handicap")
+    assert saved.options["sides.1.depth"] == 4 and saved.house_rules == setup["house_rules"]

@@ -137,8 +137,8 @@ def test_house_rules_chosen_on_new_game_make_the_game(screen: Screen) -> None:
     screen.tap_text("New game")
     wizard = screen.screen()
     screen.tap_text("memento ludis")
-    screen.tap_text("As the book says (change...)")
-    assert screen.current == "house_rules"
+    screen.tap_text("As the book and the rows say (change...)")
+    assert screen.current == "all_options"
     rules = screen.screen()
     # Each switch says what its value means, and changes as it is set.
     geometry = rules.meanings["ml.geometry"]
@@ -150,10 +150,10 @@ def test_house_rules_chosen_on_new_game_make_the_game(screen: Screen) -> None:
     screen.shot("house-rules-memento")
     screen.tap(rules.ids.done)
     assert screen.current == "new_game"
-    assert wizard.rules_button.text == "1 changed from the book (change...)"
+    assert wizard.options_button.text == "1 house rule set (change...)"
     # Another game's house rules are its own.
     screen.tap_text("MeM")
-    assert wizard.rules_button.text == "As the book says (change...)"
+    assert wizard.options_button.text == "As the book and the rows say (change...)"
     screen.tap_text("memento ludis")
     screen.tap_text("Start the game")
     play = touch_of(screen.app.controller)

@@ -11,6 +11,7 @@ from companion.games.camera import CameraProfile
 from companion.games.contract import JSON, Action, GameEngine
 from companion.games.drawing import Drawing
 from companion.games.house_rules import HouseRule
+from companion.games.options import GameOption
 from companion.games.plugin import Narrator
 
 
@@ -48,6 +49,12 @@ class MemPlugin:
         from companion.games.mem.rules import HOUSE_RULES
 
         return HOUSE_RULES
+
+    @property
+    def options(self) -> Sequence[GameOption]:
+        from companion.games.mem.options import OPTIONS
+
+        return OPTIONS
 
     def narrator(self, state: Any) -> Narrator:
         from companion.games.mem.narrate import narrate

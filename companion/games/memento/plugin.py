@@ -10,6 +10,7 @@ from typing import Any
 from companion.games.contract import JSON, Action, GameEngine
 from companion.games.drawing import Drawing
 from companion.games.house_rules import HouseRule
+from companion.games.options import GameOption
 from companion.games.plugin import Narrator
 from companion.games.touch import TouchRules
 
@@ -45,6 +46,12 @@ class MementoPlugin:
         from companion.games.memento.rules import HOUSE_RULES
 
         return HOUSE_RULES
+
+    @property
+    def options(self) -> Sequence[GameOption]:
+        from companion.games.memento.options import OPTIONS
+
+        return OPTIONS
 
     def narrator(self, state: Any) -> Narrator:
         from companion.games.memento.narrate import narrate

@@ -107,8 +107,12 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
 
 
 def run_game(args: argparse.Namespace) -> SimulationOptions:
-    """`companion run`'s terminal game: a whole MemWars game between simulated players."""
+    """`companion run`'s terminal game: a whole MemWars game between simulated players,
+    with the options and house rules of `--setup` when one is given."""
+    setup = args.setup
     return SimulationOptions(
+        options=setup.options if setup is not None else {},
+        house_rules=setup.house_rules if setup is not None else {},
         seed=args.seed,
         delay=args.delay,
         reader=args.reader,

@@ -11,6 +11,7 @@ from companion.games.camera import CameraProfile
 from companion.games.contract import JSON, Action, Event, GameEngine
 from companion.games.drawing import Drawing
 from companion.games.house_rules import HouseRule
+from companion.games.options import GameOption
 from companion.games.plugin import Narrator
 
 
@@ -49,6 +50,12 @@ class MemWarsPlugin:
         from companion.games.memwars.rules import HOUSE_RULES
 
         return HOUSE_RULES
+
+    @property
+    def options(self) -> Sequence[GameOption]:
+        from companion.games.memwars.options import OPTIONS
+
+        return OPTIONS
 
     def narrator(self, state: Any) -> Narrator:
         from companion.games.memwars import events as E

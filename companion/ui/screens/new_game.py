@@ -13,8 +13,9 @@ from kivy.uix.textinput import TextInput
 from companion.games import find_plugin, plugin_names
 from companion.table.choices import RGBA, ChoiceRow, NewGameForm, Players, new_deal
 from companion.table.play import seat_of
+from companion.table.setups import GameSetup
+from companion.ui.screens.all_options import Agreed
 from companion.ui.screens.base import AppScreen
-from companion.ui.screens.house_rules import switches
 
 
 def game_row(default: str) -> ChoiceRow:
@@ -43,10 +44,10 @@ class NewGameScreen(AppScreen):
         self._top_rows: list[Any] = []
         self._opponent_row: Any = None
         self._deal_row: Any = None
-        self._rules_row: Any = None
+        self._options_row: Any = None
         self._away = False
-        self.house_rules: dict[str, dict[str, Any]] = {}
-        """Per game: the house rules chosen that differ from the book's."""
+        self.agreed: dict[str, Agreed] = {}
+        """Per game: the options and house rules chosen on All options."""
         self.seed_input: TextInput | None = None
 
     @property
@@ -84,8 +85,7 @@ class NewGameScreen(AppScreen):
                 self.picks[row.key] = row.default
             if form.deal:
                 self._rows[game].append(self._dealt())
-            if switches(game):
-                self._rows[game].append(self._house_rules_row())
+            self._rows[game].append(self._all_options_row())
         self.pick("game", first)
 
     def _choice_row(self, choice: ChoiceRow) -> BoxLayout:
@@ -120,42 +120,65 @@ class NewGameScreen(AppScreen):
         self.new_deal()
         return row
 
-    def _house_rules_row(self) -> BoxLayout:
-        """What the house rules are, and the button to change them: one row, shared."""
-        if self._rules_row is not None:
-            return self._rules_row
+    def _all_options_row(self) -> BoxLayout:
+        """What is set beyond the rows (options, house rules, a named setup), and the button
+        to the page that sets them: one row, shared."""
+        if self._options_row is not None:
+            return self._options_row
         row = BoxLayout(size_hint_y=None, height="40dp", spacing="6dp")
-        row.add_widget(Factory.RowLabel(text="House rules"))
+        row.add_widget(Factory.RowLabel(text="All options"))
         button = Factory.BigButton(height="40dp", font_size="17sp")
         button.background_color = (0.33, 0.33, 0.36, 1)
-        button.bind(on_release=lambda _button: self.change_house_rules())
+        button.bind(on_release=lambda _button: self.change_options())
         row.add_widget(button)
-        self._rules_row = row
-        self.rules_button = button
+        self._options_row = row
+        self.options_button = button
         return row
 
-    def _show_house_rules(self) -> None:
-        if self._rules_row is None:
+    def _show_options(self) -> None:
+        if self._options_row is None:
             return
-        changed = len(self.house_rules.get(self.picks["game"], {}))
-        self.rules_button.text = (
-            "As the book says (change...)"
-            if not changed
-            else f"{changed} changed from the book (change...)"
-        )
+        agreed = self.agreed.get(self.picks["game"], Agreed())
+        options, rules = len(agreed.options), len(agreed.house_rules)
+        if agreed.setup_name:
+            text = f"{agreed.setup_name} (change...)"
+        elif options or rules:
+            counted = [(options, "option"), (rules, "house rule")]
+            said = " and ".join(f"{n} {what}{'s' if n > 1 else ''}" for n, what in counted if n)
+            text = f"{said} set (change...)"
+        else:
+            text = "As the book and the rows say (change...)"
+        self.options_button.text = text
 
-    def change_house_rules(self) -> None:
+    def change_options(self) -> None:
+        """Every option and house rule of the game chosen, on a page of their own."""
         game = self.picks["game"]
 
-        def done(chosen: dict[str, Any]) -> None:
-            self.house_rules[game] = chosen
-            self._show_house_rules()
+        def done(agreed: Agreed) -> None:
+            self.agreed[game] = agreed
+            self._show_options()
 
-        self.companion.screen("house_rules").show_for(
-            game, self.house_rules.get(game, {}), on_done=done
+        config = self.companion.controller.config
+        self.companion.screen("all_options").show_for(
+            game,
+            self.form.sides(self.picks),
+            self.form.options_of(self.picks, config),
+            self.agreed.get(game, Agreed()),
+            on_done=done,
         )
         self._away = True
-        self.manager.current = "house_rules"
+        self.manager.current = "all_options"
+
+    def use_setup(self, setup: GameSetup) -> None:
+        """Chooses the setup's game, with its options and house rules (`companion app
+        --setup`)."""
+        if not self._built:
+            self._build_rows()
+            self._built = True
+        self.agreed[setup.game] = Agreed(
+            dict(setup.options), dict(setup.house_rules), setup.name or "a setup file"
+        )
+        self.pick("game", setup.game)
 
     def new_deal(self) -> None:
         if self.seed_input is not None:
@@ -201,7 +224,7 @@ class NewGameScreen(AppScreen):
         if key == "game":
             self.colours = bool(self.form.colours)
             self._arrange()
-            self._show_house_rules()
+            self._show_options()
         self.solitaire = self.form.solitaire(self.picks)
 
     def choices(self) -> Any:
@@ -213,7 +236,8 @@ class NewGameScreen(AppScreen):
             deal=self.seed_input.text if self.seed_input is not None else "",
         )
         game = self.picks["game"]
-        return self.form.choices(self.picks, players, self.house_rules.get(game, {}))
+        agreed = self.agreed.get(game, Agreed())
+        return self.form.choices(self.picks, players, agreed.house_rules, agreed.options)
 
     def start(self) -> None:
         try:

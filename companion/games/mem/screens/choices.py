@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.config import Config
+from companion.games.options import apply_options
 from companion.table.choices import RGBA, ChoiceRow, Players
 
 MEM_GAMES: tuple[tuple[str, str], ...] = (
@@ -42,6 +43,9 @@ class MemChoices:
     """False for a rated game: no hint button."""
     house_rules: Mapping[str, Any] = field(default_factory=dict)
     """Only those that differ from the book's (`companion rules mem`)."""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """The options set apart from the rows (companion/games/mem/options.py): they have the
+    last word."""
 
     @property
     def players(self) -> int:
@@ -66,7 +70,7 @@ def mem_setup_for(choices: MemChoices, seed: int) -> dict[str, Any]:
     }
     if choices.house_rules:
         setup["house_rules"] = dict(choices.house_rules)
-    return setup
+    return apply_options(setup, choices.options)
 
 
 def mem_title(setup: dict[str, Any], hints: bool) -> str:
@@ -97,17 +101,28 @@ class MemForm:
     def solitaire(self, picks: Mapping[str, Any]) -> bool:
         return MemChoices(game=picks["mem_game"]).players == 1
 
+    def sides(self, picks: Mapping[str, Any]) -> int:
+        return MemChoices(game=picks["mem_game"]).players
+
+    def options_of(self, picks: Mapping[str, Any], config: Config) -> Mapping[str, Any]:
+        return {"game": picks["mem_game"]}
+
     def choices(
-        self, picks: Mapping[str, Any], players: Players, house_rules: Mapping[str, Any]
+        self,
+        picks: Mapping[str, Any],
+        players: Players,
+        house_rules: Mapping[str, Any],
+        options: Mapping[str, Any],
     ) -> MemChoices:
         seed = parse_seed(players.deal)
         if seed is None and players.deal.strip():
             raise ValueError(f"the deal must be a whole number, not {players.deal.strip()!r}")
         first, second = players.names
         return MemChoices(
-            game=picks["mem_game"],
+            game=options.get("game", picks["mem_game"]),
             names=(first or "Player 1", second or "Player 2"),
             seed=seed,
             hints=picks["hints"],
             house_rules=dict(house_rules),
+            options=dict(options),
         )

@@ -8,15 +8,15 @@ from pathlib import Path
 from typing import Any
 
 from companion.config import Config
-from companion.decks import bundled_decks
+from companion.decks import bundled_decks, find_deck
 from companion.decks.model import Deck
+from companion.games.memwars.options import OPTIONS
 from companion.games.memwars.palette import colour_rgb
+from companion.games.options import TIME_CONTROLS, apply_options, options_in, time_control_text
 from companion.table.choices import RGBA, ChoiceRow, Players
 
 MODES = ("standard", "basic", "hybrid", "review", "study")
 TOPOLOGIES = ("flat", "competitive")
-TIME_CONTROLS = ("", "5+3", "15+10", "30+30", "-!60")
-"""Offered in the wizard: none, blitz, rapid, classical, one minute a move."""
 COLOURS = ("red", "blue", "green", "purple", "orange")
 """Crystal colours a side may take; the virtual camera can render them all."""
 PATHS = ("none", "forward", "backward", "random")
@@ -56,6 +56,9 @@ class MemWarsChoices:
     seed: int | None = None
     house_rules: Mapping[str, Any] = field(default_factory=dict)
     """Only those that differ from the book's (`companion rules memwars`)."""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """Options set apart from the fields above (companion/games/memwars/options.py): they
+    have the last word."""
 
     @property
     def solitaire(self) -> bool:
@@ -66,11 +69,9 @@ def setup_for(choices: MemWarsChoices, deck: Deck, seed: int) -> dict[str, Any]:
     """The engine's setup for the wizard's choices."""
     count = 1 if choices.solitaire else choices.sides
     names = [*choices.names[:count]] + [f"Player {i + 1}" for i in range(len(choices.names), count)]
-    colours = [*choices.colours[:count]]
+    colours = [c for c in choices.colours[:count] if c]  # '' where none was picked
     colours += [c for c in COLOURS if c not in colours][: count - len(colours)]
-    sides: list[dict[str, Any]] = [
-        {"name": name, "colour": colour} for name, colour in zip(names, colours, strict=True)
-    ]
+    sides = [_side(name, colour) for name, colour in zip(names, colours, strict=True)]
     if choices.mode == "hybrid":
         for index, side in enumerate(sides):
             side["mode"] = "basic" if index == choices.basic_side else "standard"
@@ -97,7 +98,20 @@ def setup_for(choices: MemWarsChoices, deck: Deck, seed: int) -> dict[str, Any]:
         setup["patterns"] = dict(PATTERN_POINTS)
     if choices.house_rules:
         setup["house_rules"] = dict(choices.house_rules)
-    return setup
+    return apply_options(setup, choices.options)
+
+
+TEAM = "&"
+"""Between the names of a team's players, typed as one side's name: "Ann & Bo" (MW-S12)."""
+
+
+def _side(name: str, colour: str) -> dict[str, Any]:
+    """A side; a name with '&' in it is a team of those players."""
+    members = [m.strip() for m in name.split(TEAM) if m.strip()]
+    side: dict[str, Any] = {"name": name.strip(), "colour": colour}
+    if len(members) > 1:
+        side["members"] = members
+    return side
 
 
 CHOICE_ROWS: tuple[tuple[str, str, tuple[tuple[str, Any], ...]], ...] = (
@@ -108,7 +122,7 @@ CHOICE_ROWS: tuple[tuple[str, str, tuple[tuple[str, Any], ...]], ...] = (
     (
         "Clock",
         "time_control",
-        tuple(({"": "None", "-!60": "1 min/move"}.get(t, t), t) for t in TIME_CONTROLS),
+        tuple((time_control_text(t), t) for t in TIME_CONTROLS),
     ),
     ("Depth", "depth", tuple((str(n), n) for n in (1, 2, 3))),
     ("Topology", "topology", (("Flat", "flat"), ("Competitive", "competitive"))),
@@ -147,14 +161,29 @@ class MemWarsForm:
     def solitaire(self, picks: Mapping[str, Any]) -> bool:
         return MemWarsChoices(mode=picks["mode"]).solitaire
 
+    def sides(self, picks: Mapping[str, Any]) -> int:
+        return 1 if self.solitaire(picks) else int(picks["sides"])
+
+    def options_of(self, picks: Mapping[str, Any], config: Config) -> Mapping[str, Any]:
+        choices = self.choices(picks, Players(names=("", "")), {}, {})
+        deck = find_deck(choices.deck or config.game.deck)
+        sides = self.sides(picks)
+        setup = setup_for(choices, deck, seed=0)
+        clock = {f"clock.controls.{side}": choices.time_control for side in range(sides)}
+        return {**options_in(setup, OPTIONS, sides), **clock}
+
     def choices(
-        self, picks: Mapping[str, Any], players: Players, house_rules: Mapping[str, Any]
+        self,
+        picks: Mapping[str, Any],
+        players: Players,
+        house_rules: Mapping[str, Any],
+        options: Mapping[str, Any],
     ) -> MemWarsChoices:
         first, second = players.names
         if players.companion and not second:
             second = "Companion"
         return MemWarsChoices(
-            mode=picks["mode"],
+            mode=options.get("mode", picks["mode"]),
             names=(first or "Player 1", second or "Player 2"),
             colours=players.colours,
             path=picks["path"],
@@ -170,4 +199,5 @@ class MemWarsForm:
             time_control=picks["time_control"],
             opponent=players.companion,
             house_rules=dict(house_rules),
+            options=dict(options),
         )

@@ -11,7 +11,8 @@ from __future__ import annotations
 import random
 import tempfile
 import time
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from companion.games.memwars.play.simulated_camera import (
     SimulatedCamera,
 )
 from companion.games.memwars.players import SimulatedTable
+from companion.games.options import apply_options
 from companion.render import print_summary, safe
 from companion.session import Referee
 from companion.store import Store
@@ -56,6 +58,9 @@ class SimulationOptions:
     reader: str | None = None
     """Scan the cards on an emulated reader of this kind ('rdm6300', 'pn532', 'pico')."""
     quadrants: int = 4
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """Options of a setup (`companion run --setup`): they have the last word."""
+    house_rules: Mapping[str, Any] = field(default_factory=dict)
     camera: bool = False
     camera_seed: int | None = None
     camera_hands: str = "short"
@@ -105,9 +110,13 @@ def run_simulation(args: SimulationOptions, attach: OnGame | None = None) -> int
     deck = find_deck(args.deck or config.game.deck)
     if not all(0.0 <= r <= 1.0 for r in args.recall):
         raise UserError("--recall rates must be between 0 and 1")
+    mode = str(args.options.get("mode", args.mode))
     setup = demo_setup(
-        deck.board_map(), list(deck.quadrants), deck.depth, args.mode, args.seed, args.quadrants
+        deck.board_map(), list(deck.quadrants), deck.depth, mode, args.seed, args.quadrants
     )
+    setup = apply_options(setup, args.options)
+    if args.house_rules:
+        setup["house_rules"] = dict(args.house_rules)
     console = Console(highlight=False)
     with tempfile.TemporaryDirectory() as scratch:
         store_path = (
@@ -120,7 +129,7 @@ def run_simulation(args: SimulationOptions, attach: OnGame | None = None) -> int
                     "memwars",
                     setup,
                     {"id": deck.id, "hash": deck.hash, "title": deck.title},
-                    title=f"Simulated {args.mode} game, seed {args.seed}",
+                    title=f"Simulated {mode} game, seed {args.seed}",
                 )
             except BadSetup as err:
                 raise UserError(f"cannot set up the game: {err}") from None
@@ -131,7 +140,7 @@ def run_simulation(args: SimulationOptions, attach: OnGame | None = None) -> int
             detach = attach(parts) if attach else None
             camera = _start_camera(args, len(setup["sides"]), console) if args.camera else None
             if not args.quiet:
-                console.rule(f"{safe(deck.title)}: a simulated {args.mode} game")
+                console.rule(f"{safe(deck.title)}: a simulated {mode} game")
             while (expectation := referee.expected()) is not None:
                 started = time.monotonic()
                 if scanner is not None and expectation.cards:

@@ -1,0 +1,34 @@
+"""Every option of a MeM game (companion/games/options.py), as its rule book's setup gives
+them. House rules are listed apart (companion/games/mem/rules.py)."""
+
+from __future__ import annotations
+
+from companion.games.options import GameOption
+
+OPTIONS: tuple[GameOption, ...] = (
+    GameOption(
+        "game",
+        "Game",
+        "Which game: MEM-Solitaire, Mini-MEM or the MEM game?",
+        "",
+        "mem",
+        (("MEM-Solitaire", "solitaire"), ("Mini-MEM", "mini"), ("MEM game", "mem")),
+    ),
+    GameOption(
+        "board",
+        "Deal",
+        "The stones as dealt by hand on the table, row by row (a BOARD text), or dealt by "
+        "the companion when left empty?",
+        "",
+        "",
+        (),
+    ),
+    GameOption(
+        "first_player",
+        "Deal",
+        "Who goes first, when the players agree it (house rule mem.firstPlayer = AGREED)?",
+        "MEM-A12",
+        None,
+        (("Drawn", None), ("Player 1", 0), ("Player 2", 1)),
+    ),
+)

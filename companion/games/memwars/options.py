@@ -1,0 +1,166 @@
+"""Every option of a MemWars game (companion/games/options.py), grouped as the rule book's
+setup (MW-S1 to MW-S12) and its extra scoring (MW-X) give them. House rules are listed
+apart (companion/games/memwars/rules.py)."""
+
+from __future__ import annotations
+
+from companion.games.options import TIME_CONTROLS, GameOption, time_control_text
+
+_DEPTHS = tuple((str(n), n) for n in range(1, 6))
+_BONUS = tuple((str(n) if n else "Off", n) for n in (0, 2, 5, 10, 15, 20))
+
+OPTIONS: tuple[GameOption, ...] = (
+    GameOption(
+        "mode",
+        "Mode",
+        "Which mode do you play: Basic, Standard, Hybrid, or a solitaire Study or Review?",
+        "MW-S7",
+        "standard",
+        tuple((m.capitalize(), m) for m in ("standard", "basic", "hybrid", "study", "review")),
+    ),
+    GameOption(
+        "sides.*.mode",
+        "Mode",
+        "In a Hybrid game, does this side play Standard or Basic?",
+        "MW-H1",
+        "standard",
+        (("Standard", "standard"), ("Basic", "basic")),
+    ),
+    GameOption(
+        "quadrants",
+        "Board",
+        "Which quadrants are in play (the whole board, or those agreed by mutual assent)?",
+        "MW-S4",
+        [1, 2, 3, 4],
+        (("1: north-west", 1), ("2: north-east", 2), ("3: south-west", 3), ("4: south-east", 4)),
+        many=True,
+    ),
+    GameOption(
+        "path",
+        "Board",
+        "Are the places addressed along a path: forward, backward or random?",
+        "MW-P1",
+        "none",
+        tuple((p.capitalize(), p) for p in ("none", "forward", "backward", "random")),
+    ),
+    GameOption(
+        "first_player",
+        "Board",
+        "Who goes first: by the roll of the die, or agreed?",
+        "MW-S1",
+        None,
+        (("By the die", None), ("Side 1", 0), ("Side 2", 1), ("Side 3", 2), ("Side 4", 3)),
+    ),
+    GameOption(
+        "depth",
+        "Depth",
+        "How deep must the facts on the cards be recalled, or is the depth rolled?",
+        "MW-S8",
+        1,
+        (*_DEPTHS, ("Rolled", "roll")),
+    ),
+    GameOption(
+        "sides.*.depth",
+        "Depth",
+        "Does this side play a handicap depth of its own?",
+        "MW-G3",
+        None,
+        (("As agreed", None), *_DEPTHS),
+    ),
+    GameOption(
+        "topology.kind",
+        "Topology",
+        "Which topology: flat, the standard topology card, or competitive placement?",
+        "MW-S9",
+        "flat",
+        (("Flat", "flat"), ("Standard card", "standard"), ("Competitive", "competitive")),
+    ),
+    GameOption(
+        "topology.scoring",
+        "Topology",
+        "Does a counter add its value to the place, or multiply the place's points?",
+        "MW-PS3",
+        "take",
+        (("Add", "take"), ("Multiply", "multiply")),
+    ),
+    GameOption(
+        "multipliers.centre_place",
+        "Extra scoring",
+        "Double points for the central place of each quincunx?",
+        "MW-X2",
+        1,
+        (("No", 1), ("Double", 2)),
+    ),
+    GameOption(
+        "multipliers.centre_quincunx",
+        "Extra scoring",
+        "Double or triple points for the central quincunx of each quadrant?",
+        "MW-X2",
+        1,
+        (("No", 1), ("Double", 2), ("Triple", 3)),
+    ),
+    GameOption(
+        "patterns.quincunx",
+        "Extra scoring",
+        "Bonus points for holding all places of a quincunx?",
+        "MW-X3",
+        0,
+        _BONUS,
+    ),
+    GameOption(
+        "patterns.quadrant",
+        "Extra scoring",
+        "Bonus points for holding all places of a quadrant?",
+        "MW-X3",
+        0,
+        _BONUS,
+    ),
+    GameOption(
+        "patterns.minor_diagonal",
+        "Extra scoring",
+        "Bonus points for completing a minor (quadrant) diagonal?",
+        "MW-X3",
+        0,
+        _BONUS,
+    ),
+    GameOption(
+        "patterns.major_diagonal",
+        "Extra scoring",
+        "Bonus points for completing a major (board) diagonal?",
+        "MW-X3",
+        0,
+        _BONUS,
+    ),
+    GameOption(
+        "lightning_rounds",
+        "Basic mode",
+        "How many lightning rounds: a set number, or until the pile is empty?",
+        "MW-BM7",
+        2,
+        (("No rounds", 0), ("1", 1), ("2", 2), ("3", 3), ("5", 5), ("Until empty", None)),
+    ),
+    GameOption(
+        "basic_prompts",
+        "Basic mode",
+        "May the presenter read the card's depth questions to the answerer as prompts?",
+        "MW-BM4",
+        False,
+        (("No", False), ("Yes", True)),
+    ),
+    GameOption(
+        "timer",
+        "Time",
+        "Is each move timed (the optional timer)?",
+        "MW-G7",
+        False,
+        (("No", False), ("Yes", True)),
+    ),
+    GameOption(
+        "clock.controls.*",
+        "Time",
+        "This side's time on the game clock (a handicap in time when the sides differ)?",
+        "",
+        "",
+        tuple((time_control_text(t), t) for t in TIME_CONTROLS),
+    ),
+)
