@@ -158,11 +158,11 @@ def fit(lines: Sequence[str], width: int, height: int, footer: str) -> tuple[str
     """A screen for a terminal `width` x `height`: lines cut at the width, and as many as fit
     above the footer (the keys), the footer saying when some were left out below."""
     room = max(height - 1, 1)
-    shown = [line[:width] for line in lines]
+    shown = list(lines)
     if len(shown) > room:
         hidden = len(shown) - room + 1
         shown = [*shown[: room - 1], f"({hidden} more lines below: make the terminal taller)"]
-    return (*shown, footer[:width])
+    return tuple(line[:width] for line in (*shown, footer))
 
 
 # ------------------------------------------------------------------ moving

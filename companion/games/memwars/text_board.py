@@ -135,6 +135,8 @@ def _status(view: JSON) -> list[str]:
         if isinstance(challenger, int) and challenger >= 0:
             claim += f", challenged by {_name(sides, challenger)}"
         lines.append(f"{claim} ({pending.get('stage', '')}).")
+    if view.get("north"):
+        lines.append(f"North is the board's {view['north']} edge.")
     card = view.get("current_card")
     if card:
         lines.append(f"Card {card} is up.")
