@@ -7,6 +7,7 @@ files or the command line safe to show.
 
 from __future__ import annotations
 
+import io
 import re
 from typing import Any
 
@@ -90,3 +91,16 @@ def print_summary(console: Console, summary: JSON) -> None:
         console.print(f"Winner: {' and '.join(winners) or 'nobody'} ({reason}).")
     else:
         console.print(f"The game is not over (phase: {safe(summary['phase'])}).")
+
+
+def summary_lines(summary: JSON, width: int = 100) -> tuple[str, ...]:
+    """What print_summary prints (or the summary's own `lines`, for a game that gives them),
+    as plain text lines at most `width` wide: no colour, no markup, no control characters."""
+    if "lines" in summary:
+        return tuple(plain(line, one_line=True) for line in summary["lines"])
+    out = io.StringIO()
+    console = Console(
+        file=out, width=max(width, 20), color_system=None, force_terminal=False, highlight=False
+    )
+    print_summary(console, summary)
+    return tuple(line.rstrip() for line in out.getvalue().splitlines())

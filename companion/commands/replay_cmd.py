@@ -1,15 +1,20 @@
-"""`companion replay RECORD [--json]`: replays a game record and prints where it ended."""
+"""`companion replay RECORD [--json | --step | --at N]`: replays a game record and prints
+where it ended, steps through it move by move (replay_steps.py), or shows one move."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from rich.console import Console
 
-from companion.record import read_record_file, replay
+from companion.commands.replay_steps import print_step, step_through
+from companion.errors import UserError
+from companion.record import GameRecord, read_record_file, replay
 from companion.render import print_summary, safe
+from companion.replay_view import load
 
 
 def register(commands: Any) -> None:
@@ -20,12 +25,29 @@ def register(commands: Any) -> None:
         "record", metavar="RECORD", help="a game record (JSON Lines), or - for stdin"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
+    parser.add_argument(
+        "--step",
+        action="store_true",
+        help="step through the game move by move: the board, the events and the scores after "
+        "each action (keys: n/p/g/G/q and the arrows; without a terminal, one command a line)",
+    )
+    parser.add_argument(
+        "--at",
+        type=int,
+        metavar="N",
+        help="show the game after action N (0: the start) and exit; with --step, start there",
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     name = args.record
+    stepping = args.step or args.at is not None
+    if args.json and stepping:
+        raise UserError("--json prints where the game ended: it does not go with --step or --at")
     record = read_record_file(name)
+    if stepping:
+        return _steps(args, record, name)
     result = replay(record, name)
     summary = result.engine.summary(result.state)
     clock = None
@@ -80,6 +102,20 @@ def run(args: argparse.Namespace) -> int:
             shown = f"{safe(name)} {safe(player['text'])}"
             console.print(f"Clock: {shown} after {player['moves']} moves{flag}")
     return 0
+
+
+def _steps(args: argparse.Namespace, record: GameRecord, name: str) -> int:
+    steps = load(record, name)
+    start = 0 if args.at is None else args.at
+    if not 0 <= start <= steps.last:
+        raise UserError(
+            f"--at {start}: the record has actions 1 to {steps.last} (0 is the start)",
+            where=name,
+        )
+    if not args.step:
+        print_step(steps, start, sys.stdout)
+        return 0
+    return step_through(steps, start, sys.stdin, sys.stdout)
 
 
 def _clock_summary(clock: Any, t_ns: int) -> list[dict[str, Any]]:

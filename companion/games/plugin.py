@@ -8,6 +8,7 @@ Each game's package has a `plugin.py` whose `PLUGIN` satisfies `GamePlugin`; the
     plugin = find_plugin("mem")
     plugin.engine.new_game(plugin.example_setups()[0])
     say = plugin.narrator(state); say(event)      # a sentence for the ticker, or ""
+    plugin.text_board(engine.view(state, "spectator"))  # the board as lines for a terminal
 """
 
 from __future__ import annotations
@@ -143,4 +144,11 @@ class GamePlugin(Protocol):
         """The board of a spectator view as shapes, for the display page and the wall: drawn
         from the public view, so it shows nothing hidden. None where the pages have a
         drawing of their own for the game."""
+        ...
+
+    def text_board(self, view: JSON) -> tuple[str, ...]:
+        """The board of a spectator view as plain text lines for a terminal (`companion
+        replay RECORD --step`): the pieces where they stand and a legend, drawn from the
+        public view alone, so they show nothing hidden. No markup and no colour; names from
+        the setup come as typed, so a caller shows them through companion.render.plain."""
         ...

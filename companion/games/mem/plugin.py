@@ -81,5 +81,10 @@ class MemPlugin:
     def drawing(self, view: JSON) -> Drawing | None:
         return None
 
+    def text_board(self, view: JSON) -> tuple[str, ...]:
+        from companion.games.mem.text_board import text_board
+
+        return text_board(view)
+
 
 PLUGIN = MemPlugin()

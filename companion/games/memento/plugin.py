@@ -97,5 +97,10 @@ class MementoPlugin:
 
         return TOUCH.drawing(view, (), frozenset())
 
+    def text_board(self, view: JSON) -> tuple[str, ...]:
+        from companion.games.memento.text_board import text_board
+
+        return text_board(view)
+
 
 PLUGIN = MementoPlugin()

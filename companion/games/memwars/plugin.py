@@ -103,5 +103,10 @@ class MemWarsPlugin:
     def drawing(self, view: JSON) -> Drawing | None:
         return None
 
+    def text_board(self, view: JSON) -> tuple[str, ...]:
+        from companion.games.memwars.text_board import text_board
+
+        return text_board(view)
+
 
 PLUGIN = MemWarsPlugin()
