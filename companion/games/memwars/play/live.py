@@ -74,7 +74,7 @@ class LiveView:
     places: tuple[int, ...]
     """The places the awaited move may name: highlighted on the board."""
     board: Mapping[str, tuple[str, ...]]
-    """Whether a camera watches the table, and why it stopped if it did."""
+    """The crystals the rules have on each place, by place number."""
     side_names: tuple[str, ...]
     side_colours: tuple[str, ...]
     scores: tuple[int, ...]
@@ -102,6 +102,8 @@ class LiveView:
     """What the last move did, in plain words (the roll, who took which piece, whose turn
     is lost, who won the quadrant): public events only, kept while the next decision is
     asked."""
+    out_of_play: frozenset[int] = frozenset()
+    """The places of the quadrants not agreed on (an abbreviated game): drawn faded."""
 
 
 Listener = Callable[[LiveView], None]
@@ -306,6 +308,7 @@ class LiveGame:
             card_front=self._card_front(state),
             check=self._card_check(state),
             said=self._said,
+            out_of_play=frozenset(range(1, 101)) - state.setup.in_play,
         )
 
     def end_view(self) -> EndView:

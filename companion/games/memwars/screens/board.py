@@ -163,7 +163,8 @@ class BoardView(Widget):
                 elif number in focus:
                     Color(0.1, 0.6, 0.2)
                     Line(circle=(x, y, radius * 1.6), width=2.0)
-                Color(0.55, 0.55, 0.55)
+                faded = view is not None and number in view.out_of_play
+                Color(*((0.85, 0.85, 0.83) if faded else (0.55, 0.55, 0.55)))
                 Line(circle=(x, y, radius), width=1.0)
                 crystals = view.board.get(str(number), ()) if view is not None else ()
                 # Where the table and the rules disagree, the table is drawn: that is what
@@ -172,7 +173,7 @@ class BoardView(Widget):
                 self._crystals(x, y, radius, crystals)
                 if not crystals:
                     label = self._numbers[number]
-                    Color(0.35, 0.35, 0.35)
+                    Color(*((0.8, 0.8, 0.78) if faded else (0.35, 0.35, 0.35)))
                     w, h = label.texture.size
                     Rectangle(texture=label.texture, pos=(x - w / 2, y - h / 2), size=(w, h))
                 if str(number) in alerts:
