@@ -201,3 +201,15 @@ def test_every_game_has_options(game: str) -> None:
     from companion.games import find_plugin
 
     assert find_plugin(game).options
+
+
+def test_a_name_with_an_ampersand_is_a_team_playing_one_side(tmp_path: Path) -> None:
+    seat = seat_of("memwars")
+    form = seat.form("memwars")
+    picks = {row.key: row.default for row in form.rows(Config())}
+    players = Players(names=("Ann & Bo", "Cy"), colours=("red", "blue"))
+    with Store.open(tmp_path / "games.sqlite3") as store:
+        referee = seat.begin(form.choices(picks, players, {}, {}), store, Config())
+        sides = store.header(referee.game_id).setup["sides"]
+    assert sides[0]["name"] == "Ann & Bo" and sides[0]["members"] == ["Ann", "Bo"]
+    assert sides[1]["members"] == ["Cy"]
