@@ -26,12 +26,8 @@ from companion.table.choices import Players
 from companion.table.play import seat_of
 
 CONTEXT: dict[str, dict[str, Any]] = {
-    # What an option needs beside it to mean anything: a side's own mode is Hybrid's only, an
-    # agreed first player needs the house rule that lets the players agree it.
+    # What an option needs beside it to mean anything: a side's own mode is Hybrid's only.
     "sides.*.mode": {"mode": "hybrid"},
-}
-RULES_FOR: dict[str, dict[str, Any]] = {
-    "first_player": {"mem.firstPlayer": "AGREED"},
 }
 
 
@@ -93,8 +89,7 @@ def test_every_value_of_every_option_begins_a_game_that_has_it(
                 chosen = {**CONTEXT.get(option.key, {}), key: value}
                 if key.startswith(CLOCK):
                     chosen.update({f"{CLOCK}controls.{s}": value for s in range(2)})
-                rules = RULES_FOR.get(option.key, {}) if plugin.name == "mem" else {}
-                choices = form.choices(defaults, _players(form), rules, chosen)
+                choices = form.choices(defaults, _players(form), {}, chosen)
                 try:
                     referee = seat.begin(choices, store, Config())
                 except ValueError as err:

@@ -651,3 +651,35 @@ def test_options_and_house_rules_set_on_all_options_are_in_the_games_setup(
 
     saved = find_setup("Club handicap")
     assert saved.options["sides.1.depth"] == 4 and saved.house_rules == setup["house_rules"]
+
+
+def test_a_team_counters_that_multiply_one_centre_multiplier_lightning_rounds_and_the_flag(
+    screen: Screen,
+) -> None:
+    screen.tap_text("New game")
+    wizard = screen.screen()
+    wizard.ids.name_1.text = "Ann & Bo"  # a team playing one side (MW-S12)
+    screen.tap(wizard.toggles["mode"]["basic"])
+    wizard.change_options()
+    page = screen.screen()
+    screen.tap(page.toggles["topology.kind"]["competitive"])
+    screen.tap(page.toggles["topology.scoring"]["multiply"])
+    screen.tap(page.toggles["multipliers.centre_place"][2])  # the quincunx centres only
+    screen.tap(page.toggles["lightning_rounds"][3])
+    screen.tap(page.toggles["mw.timer"]["FLAG_LOSES"])
+    screen.tap(page.toggles["clock.controls.0"]["5+3"])
+    screen.tap(page.toggles["clock.controls.1"]["5+3"])
+    screen.shot("all-options-memwars-scoring")
+    screen.tap(page.ids.done)
+    assert wizard.options_button.text == "6 options and 1 house rule set (change...)"
+    screen.tap_text("Start the game")
+    controller = screen.app.controller
+    header = controller.store.header(live_of(controller).referee.game_id)
+    setup = header.setup
+    assert setup["sides"][0]["members"] == ["Ann", "Bo"]
+    assert setup["topology"]["kind"] == "competitive"
+    assert setup["topology"]["scoring"] == "multiply"
+    assert setup["multipliers"] == {"centre_place": 2, "centre_quincunx": 1}
+    assert setup["lightning_rounds"] == 3
+    assert setup["house_rules"] == {"mw.timer": "FLAG_LOSES"}
+    assert header.clock is not None and header.clock["controls"] == ["5+3", "5+3"]

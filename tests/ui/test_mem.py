@@ -206,3 +206,23 @@ def test_a_capture_by_touch(screen: Screen) -> None:
     assert screen.current == "end"
     summary = play.referee.engine.summary(play.state)
     assert summary["scores"]["sides"][0]["pile"] == 4
+
+
+def test_a_deal_laid_by_hand_is_typed_on_all_options(screen: Screen) -> None:
+    screen.tap_text("New game")
+    wizard = screen.screen()
+    screen.tap_text("MeM")
+    wizard.change_options()
+    page = screen.screen()
+    board = "ABCA/ABCDAB/CDABCD/ABCDAB/CDABCD/ABCD"
+    page.texts["board"].text = board
+    screen.tap(page.toggles["first_player"][1])  # agreed: the house rule follows
+    screen.shot("all-options-mem")
+    screen.tap(page.ids.done)
+    screen.tap_text("Start the game")
+    play = mem_of(screen.app.controller)
+    assert play is not None
+    setup = play.referee.engine.setup_of(play.state)
+    assert setup["board"] == board
+    assert setup["first_player"] == 1
+    assert setup["house_rules"] == {"mem.firstPlayer": "AGREED"}

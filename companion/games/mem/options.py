@@ -26,7 +26,7 @@ OPTIONS: tuple[GameOption, ...] = (
     GameOption(
         "first_player",
         "Deal",
-        "Who goes first, when the players agree it (house rule mem.firstPlayer = AGREED)?",
+        "Who goes first: drawn from the deal, or agreed by the players?",
         "MEM-A12",
         None,
         (("Drawn", None), ("Player 1", 0), ("Player 2", 1)),

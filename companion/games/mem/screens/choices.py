@@ -68,8 +68,12 @@ def mem_setup_for(choices: MemChoices, seed: int) -> dict[str, Any]:
         "sides": [{"name": name.strip() or f"Player {i + 1}"} for i, name in enumerate(names)],
         "seed": seed,
     }
-    if choices.house_rules:
-        setup["house_rules"] = dict(choices.house_rules)
+    rules = dict(choices.house_rules)
+    if choices.options.get("first_player") is not None:
+        # Naming who goes first is agreeing it: the house rule that lets the players agree.
+        rules.setdefault("mem.firstPlayer", "AGREED")
+    if rules:
+        setup["house_rules"] = rules
     return apply_options(setup, choices.options)
 
 
