@@ -23,6 +23,7 @@ from companion.games.drawing import Drawing
 from companion.games.house_rules import HouseRule
 from companion.games.options import GameOption
 from companion.games.touch import TouchRules
+from companion.games.verdicts import Verdict
 
 Narrator = Callable[[Event], str]
 """A sentence per event for a ticker or a log; empty for events not worth one."""
@@ -123,6 +124,12 @@ class GamePlugin(Protocol):
     def narrator(self, state: Any) -> Narrator:
         """Sentences for the events of the game in `state` (names come from its setup). They
         say only what every viewer may know."""
+        ...
+
+    def verdicts(self, setup: JSON, events: Sequence[tuple[int, Event]]) -> Sequence[Verdict]:
+        """What the table showed each side knew, or did not, of a card (a fact stated
+        wrongly, a challenge lost, a bluff), from a game's setup and its events with the
+        action each followed; none for a game played without cards."""
         ...
 
     def example_setups(self) -> Sequence[JSON]:

@@ -8,11 +8,12 @@ from functools import cached_property
 from typing import Any
 
 from companion.games.camera import CameraProfile
-from companion.games.contract import JSON, Action, GameEngine
+from companion.games.contract import JSON, Action, Event, GameEngine
 from companion.games.drawing import Drawing
 from companion.games.house_rules import HouseRule
 from companion.games.options import GameOption
 from companion.games.plugin import Narrator
+from companion.games.verdicts import Verdict
 
 
 class MemPlugin:
@@ -61,6 +62,9 @@ class MemPlugin:
 
         setup = state.setup
         return lambda event: narrate(event, setup) or ""
+
+    def verdicts(self, setup: JSON, events: Sequence[tuple[int, Event]]) -> Sequence[Verdict]:
+        return ()  # played without cards: nothing to study
 
     def example_setups(self) -> Sequence[JSON]:
         two = [{"name": "Ada"}, {"name": "Bo"}]

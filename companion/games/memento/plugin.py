@@ -7,12 +7,13 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
-from companion.games.contract import JSON, Action, GameEngine
+from companion.games.contract import JSON, Action, Event, GameEngine
 from companion.games.drawing import Drawing
 from companion.games.house_rules import HouseRule
 from companion.games.options import GameOption
 from companion.games.plugin import Narrator
 from companion.games.touch import TouchRules
+from companion.games.verdicts import Verdict
 
 
 class MementoPlugin:
@@ -58,6 +59,9 @@ class MementoPlugin:
 
         setup = state.setup
         return lambda event: narrate(event, setup) or ""
+
+    def verdicts(self, setup: JSON, events: Sequence[tuple[int, Event]]) -> Sequence[Verdict]:
+        return ()  # played without cards: nothing to study
 
     def example_setups(self) -> Sequence[JSON]:
         names = [{"name": n} for n in ("Ada", "Bo", "Cy", "Di")]

@@ -13,6 +13,7 @@ from companion.games.drawing import Drawing
 from companion.games.house_rules import HouseRule
 from companion.games.options import GameOption
 from companion.games.plugin import Narrator
+from companion.games.verdicts import Verdict
 
 
 class MemWarsPlugin:
@@ -72,6 +73,11 @@ class MemWarsPlugin:
             return narrate(event, setup) or ""
 
         return text
+
+    def verdicts(self, setup: JSON, events: Sequence[tuple[int, Event]]) -> Sequence[Verdict]:
+        from companion.games.memwars.verdicts import verdicts
+
+        return verdicts(setup, events)
 
     def example_setups(self) -> Sequence[JSON]:
         two = [{"name": "Ada"}, {"name": "Bo"}]
