@@ -24,6 +24,23 @@ def new_deal() -> int:
     return secrets.randbelow(DEAL_LIMIT)
 
 
+TIME_CONTROLS = ("", "5+3", "15+10", "30+30", "-!60")
+"""Offered on the New game screen: none, blitz, rapid, classical, one minute a move (clock
+notation, `companion clock --help`)."""
+CLOCK_OPTIONS: tuple[tuple[str, str], ...] = tuple(
+    ({"": "None", "-!60": "1 min/move"}.get(t, t), t) for t in TIME_CONTROLS
+)
+"""The Clock row's (button text, time control) for each of TIME_CONTROLS."""
+
+
+def game_clock(time_control: str, sides: int) -> dict[str, Any] | None:
+    """The game clock `Referee.start` runs for `sides` sides all on `time_control`; None
+    without a time control, or for one side (a clock needs two)."""
+    if not time_control or sides < 2:
+        return None
+    return {"controls": [time_control] * sides, "order": list(range(sides))}
+
+
 @dataclass(frozen=True)
 class ChoiceRow:
     """A row of buttons, one per option; the one pressed is the pick under `key`."""

@@ -11,12 +11,10 @@ from companion.config import Config
 from companion.decks import bundled_decks
 from companion.decks.model import Deck
 from companion.games.memwars.palette import colour_rgb
-from companion.table.choices import RGBA, ChoiceRow, Players
+from companion.table.choices import CLOCK_OPTIONS, RGBA, ChoiceRow, Players
 
 MODES = ("standard", "basic", "hybrid", "review", "study")
 TOPOLOGIES = ("flat", "competitive")
-TIME_CONTROLS = ("", "5+3", "15+10", "30+30", "-!60")
-"""Offered in the wizard: none, blitz, rapid, classical, one minute a move."""
 COLOURS = ("red", "blue", "green", "purple", "orange")
 """Crystal colours a side may take; the virtual camera can render them all."""
 PATHS = ("none", "forward", "backward", "random")
@@ -105,11 +103,7 @@ CHOICE_ROWS: tuple[tuple[str, str, tuple[tuple[str, Any], ...]], ...] = (
     ("Sides", "sides", (("2", 2), ("3", 3), ("4", 4))),
     ("Quadrants", "quadrants", tuple((str(n), n) for n in (1, 2, 3, 4))),
     # Most games are set with the rows above and the clock: all in view without scrolling.
-    (
-        "Clock",
-        "time_control",
-        tuple(({"": "None", "-!60": "1 min/move"}.get(t, t), t) for t in TIME_CONTROLS),
-    ),
+    ("Clock", "time_control", CLOCK_OPTIONS),
     ("Depth", "depth", tuple((str(n), n) for n in (1, 2, 3))),
     ("Topology", "topology", (("Flat", "flat"), ("Competitive", "competitive"))),
     ("Centre x2", "centre_multipliers", (("No", False), ("Yes", True))),

@@ -22,7 +22,7 @@ from companion.games.memwars.players import SimulatedTable
 from companion.session import Referee
 from companion.store import Store
 from companion.table.camera_watch import CameraWatch
-from companion.table.choices import new_deal
+from companion.table.choices import game_clock, new_deal
 from companion.table.not_started import NotStarted
 from companion.table.play import AGAINST_THE_COMPANION, AtTheTable, Seat, companion_side
 from companion.table.views import EndView
@@ -143,11 +143,7 @@ class MemWarsSeat:
         seed = choices.seed if choices.seed is not None else new_deal()
         setup = setup_for(choices, deck, seed)
         count = len(setup["sides"])
-        clock = (
-            {"controls": [choices.time_control] * count, "order": list(range(count))}
-            if choices.time_control and count > 1
-            else None
-        )
+        clock = game_clock(choices.time_control, count)
         title = " vs ".join(s["name"] for s in setup["sides"]) + f", {choices.mode}"
         if choices.opponent and count > 1:
             title += AGAINST_THE_COMPANION
