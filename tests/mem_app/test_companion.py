@@ -18,7 +18,7 @@ from companion.config import Config
 from companion.games.mem.engine import MemEngine
 from companion.games.mem.play.game import COMPANION_DECIDES, MemPlay
 from companion.games.mem.play.opponent import STRENGTHS, companion_action
-from companion.games.mem.play.table import SEAT, MemAtTable
+from companion.games.mem.play.table import MemAtTable, MemSeat
 from companion.games.mem.players import random_action
 from companion.games.mem.screens.choices import (
     MemChoices,
@@ -35,6 +35,7 @@ from companion.table.game_clock import GameClock
 from companion.table.play import AGAINST_THE_COMPANION, AtTheTable
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "mem"
+SEAT = MemSeat()
 
 
 @pytest.fixture()
@@ -96,7 +97,8 @@ def test_the_form_offers_the_opponent_a_clock_and_a_strength() -> None:
     choices = form.choices(picks, Players(("Ada", ""), companion=True), {})
     assert choices.names == ("Ada", "Companion")
     assert (choices.companion, choices.strength, choices.time_control) == (True, "hard", "5+3")
-    alone = form.choices({**picks, "mem_game": "solitaire"}, Players(("Ada", ""), True), {})
+    solitaire = {**picks, "mem_game": "solitaire"}
+    alone = form.choices(solitaire, Players(("Ada", ""), companion=True), {})
     assert not alone.companion
 
 

@@ -223,9 +223,12 @@ def test_a_timed_game_against_the_companion(screen: Screen) -> None:
     assert "5:00" in live.header_1 or "4:5" in live.header_1, live.header_1
     for _ in range(8):  # the player's turn and the companion's, by touch and by search
         if play.companions_turn():
-            seq = play.referee.seq
+
+            def moved(before: int = play.referee.seq) -> bool:
+                return play.referee.seq > before
+
             screen.app.controller.step()  # unless the app's own step began the search
-            assert screen.until(lambda seq=seq: play.referee.seq > seq, timeout=30)
+            assert screen.until(moved, timeout=30)
             continue
         side, square, cell = legal_move(play)
         tap_move(screen, square, side, cell)
