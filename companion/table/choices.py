@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from companion.games.options import TIME_CONTROLS, time_control_text
+
 if TYPE_CHECKING:
     from companion.config import Config
 
@@ -32,6 +34,10 @@ def game_clock(controls: Sequence[str]) -> dict[str, Any] | None:
 
 def new_deal() -> int:
     return secrets.randbelow(DEAL_LIMIT)
+
+
+CLOCK_OPTIONS: tuple[tuple[str, str], ...] = tuple((time_control_text(t), t) for t in TIME_CONTROLS)
+"""The Clock row's (button text, time control) for each of the clock's presets."""
 
 
 @dataclass(frozen=True)

@@ -50,3 +50,6 @@ def test_the_golden_set_covers_the_three_games_and_the_block_protocol() -> None:
     assert {"move", "capture", "block", "ask", "end_turn"} <= kinds
     outcomes = {(e["variant"], bool(e["winners"])) for e in EXPECTED.values()}
     assert {("solitaire", True), ("solitaire", False)} <= outcomes
+    # A game with a clock, lost on time (MEM-A16).
+    assert "time_expired" in kinds
+    assert "time" in {e["reason"] for e in EXPECTED.values()}

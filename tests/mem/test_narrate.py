@@ -45,6 +45,9 @@ SAMPLES: list[tuple[Event, str]] = [
     (E.PlayerOut(1), "Bo cannot take a turn any more and is out."),
     (E.GameEnded((1,), "nobody_can_act", (6, 11)), "Game over: Bo wins (Ada 6, Bo 11)."),
     (E.GameEnded((), "nobody_can_act", (8, 8)), "Game over: a draw (Ada 8, Bo 8)."),
+    (E.FlagFell(0), "Ada's time has run out."),
+    (E.GameEnded((1,), "time", (9, 4)), "Game over: Bo wins on time (Ada 9, Bo 4)."),
+    (E.GameEnded((0,), "time_scored", (9, 4)), "Game over: Ada wins (Ada 9, Bo 4)."),
 ]
 
 

@@ -171,6 +171,6 @@ def test_cli_hint_on_a_record(capsys: pytest.CaptureFixture[str], tmp_path: Path
 def test_rules_mem_lists_every_ambiguity(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules", "mem", "--json"]) == 0
     rules = json.loads(capsys.readouterr().out)
-    assert [r["settles"] for r in rules] == [f"MEM-A{i:02}" for i in range(1, 16)]
+    assert [r["settles"] for r in rules] == [f"MEM-A{i:02}" for i in range(1, 17)]
     assert main(["rules", "mem"]) == 0
     assert "mem.block.scope" in capsys.readouterr().out

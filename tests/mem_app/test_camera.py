@@ -9,6 +9,7 @@ by the controller on its own camera thread."""
 from __future__ import annotations
 
 import dataclasses
+import random
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -19,6 +20,7 @@ import pytest
 from companion.config import Config
 from companion.games.mem.play.game import HELD, MemPlay
 from companion.games.mem.play.virtual_table import camera_stones
+from companion.games.mem.players import random_action
 from companion.games.mem.screens.choices import MemChoices
 from companion.games.mem.table import rules_board
 from companion.session import Referee
@@ -264,3 +266,31 @@ def test_the_simulated_table_lifts_a_stone_for_the_camera_to_see(store: Store) -
     finally:
         controller.close()
     assert controller.play is None and play.table is None
+
+
+def test_the_companions_move_is_laid_on_the_simulated_table(store: Store) -> None:
+    jobs = Jobs()
+    controller = Controller(Config(), store, virtual_table=True, call_soon=jobs)
+    try:
+        choices = MemChoices(
+            game="mini", names=("Ada", ""), seed=SEED, companion=True, strength="easy"
+        )
+        controller.start("mem", choices)
+        play = mem_of(controller)
+        table = play.table
+        assert table is not None and play.companion_side == 1
+        rng = random.Random(SEED)
+        while not play.companions_turn():
+            play.referee.submit(random_action(play.state, rng))
+        assert jobs.until(lambda: table.contents() == rules_board(play.state))
+        # The companion waits while the table does not match the rules yet.
+        assert jobs.until(lambda: not play.held and table.frames > 0)
+        seq = play.referee.seq
+        assert controller.step()
+        # The companion's search comes back on the game's thread, and its stone leaves the
+        # simulated table as the rules say: no alert.
+        assert jobs.until(lambda: play.referee.seq > seq)
+        assert jobs.until(lambda: table.contents() == rules_board(play.state))
+        assert jobs.until(lambda: not play.view().alerts, timeout=5)
+    finally:
+        controller.close()

@@ -29,6 +29,11 @@ def start_mem(
     screen.tap_text(game)
     if choices.get("rated"):
         screen.tap_text("Off (rated)")
+    if choices.get("clock"):
+        screen.tap_text(choices["clock"])
+    if choices.get("companion"):
+        screen.tap_text("The companion")
+        screen.tap_text(choices.get("strength", "Easy"))
     screen.type_into(wizard.ids.name_1, names[0])
     if len(names) > 1:
         screen.type_into(wizard.ids.name_2, names[1])
@@ -226,3 +231,30 @@ def test_a_deal_laid_by_hand_is_typed_on_all_options(screen: Screen) -> None:
     assert setup["board"] == board
     assert setup["first_player"] == 1
     assert setup["house_rules"] == {"mem.firstPlayer": "AGREED"}
+
+
+def test_a_timed_game_against_the_companion(screen: Screen) -> None:
+    play = start_mem(screen, "Mini-MEM", ("Ada", ""), clock="5+3", companion=True)
+    live = screen.screen("mem_live")
+    assert play.companion_side == 1 and play.view().title.endswith("against the companion")
+    assert play.view().names == ("Ada", "Companion")
+    assert live.timed and not live.ids.pause.disabled
+    assert "5:00" in live.header_0 or "4:5" in live.header_0, live.header_0
+    assert "5:00" in live.header_1 or "4:5" in live.header_1, live.header_1
+    for _ in range(8):  # the player's turn and the companion's, by touch and by search
+        if play.companions_turn():
+
+            def moved(before: int = play.referee.seq) -> bool:
+                return play.referee.seq > before
+
+            screen.app.controller.step()  # unless the app's own step began the search
+            assert screen.until(moved, timeout=30)
+            continue
+        side, square, cell = legal_move(play)
+        tap_move(screen, square, side, cell)
+        assert not live.message, live.message
+    actions = screen.app.controller.store.actions(play.referee.game_id)
+    assert any(a["side"] == 1 for _s, _t, a in actions), "the companion moved"
+    screen.shot("mem-live-clock-companion")
+    screen.tap(live.ids.pause)
+    assert live.ids.pause.text == "Resume"

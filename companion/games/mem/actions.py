@@ -76,4 +76,15 @@ class Pass(Action):
     side: int
 
 
-ACTIONS: Codec[Action] = Codec("action", [Move, Ask, Block, Allow, Capture, EndTurn, Pass])
+@dataclass(frozen=True, slots=True)
+class TimeExpired(Action):
+    """The game clock: `side`'s time ran out while the rules waited on their decision
+    (MEM-A16, house rule mem.timeout). Only in a game set up with a clock (`timer`)."""
+
+    kind: ClassVar[str] = "time_expired"
+    side: int
+
+
+ACTIONS: Codec[Action] = Codec(
+    "action", [Move, Ask, Block, Allow, Capture, EndTurn, Pass, TimeExpired]
+)

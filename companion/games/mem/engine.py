@@ -11,6 +11,9 @@ A turn of the MEM game is a move, a capture, or a move then a capture (MEM-R10.1
 the other player could block is held (`pending`) until they block it or allow it; a
 question "will you block this stone?" is held the same way (MEM-R10.3, MEM-R10.4).
 A player with nothing legal passes automatically; the game ends when nobody can act.
+In a game with a clock (setup `timer`), every decision also accepts `time_expired` from
+the side it waits on: under house rule mem.timeout that side loses, or the game is scored
+as it stands (MEM-A16).
 """
 
 from __future__ import annotations
@@ -370,20 +373,26 @@ def _scores(state: State) -> tuple[int, ...]:
     return tuple(s.pile + len(s.pattern) for s in state.sides)
 
 
-def _end(state: State, events: Events, reason: str) -> State:
+def _end(
+    state: State, events: Events, reason: str, winners: tuple[int, ...] | None = None
+) -> State:
+    """The game's end: scored (MEM-R10.5, MEM-A13), or with the `winners` given."""
     scores = _scores(state)
-    if state.setup.game is Game.SOLITAIRE:
-        winners: tuple[int, ...] = (0,) if _won_solitaire(state) else ()
-    else:
-        best = max(scores)
-        winners = tuple(i for i, s in enumerate(scores) if s == best)
-        if len(winners) > 1 and state.setup.rules.tie == "MORE_CAPTURED":
-            piles = [state.sides[i].pile for i in winners]
-            winners = tuple(i for i in winners if state.sides[i].pile == max(piles))
-        if len(winners) > 1:
-            winners = ()
+    if winners is None:
+        winners = _scored_winners(state, scores)
     events.append(E.GameEnded(winners, reason, scores))
     return replace(state, outcome=Outcome(winners, reason, scores), pending=None)
+
+
+def _scored_winners(state: State, scores: tuple[int, ...]) -> tuple[int, ...]:
+    if state.setup.game is Game.SOLITAIRE:
+        return (0,) if _won_solitaire(state) else ()
+    best = max(scores)
+    winners = tuple(i for i, s in enumerate(scores) if s == best)
+    if len(winners) > 1 and state.setup.rules.tie == "MORE_CAPTURED":
+        piles = [state.sides[i].pile for i in winners]
+        winners = tuple(i for i in winners if state.sides[i].pile == max(piles))
+    return winners if len(winners) == 1 else ()
 
 
 # ------------------------------------------------------------- blocks, questions
@@ -513,17 +522,39 @@ def _pass(state: State, action: A.Pass, events: Events) -> State:
     return _next_turn(state, events)
 
 
+# ------------------------------------------------------------------------ clock
+def _time_expired(state: State, action: A.TimeExpired, events: Events) -> State:
+    """The side the rules wait on ran out of time (MEM-A16): it loses, or under
+    mem.timeout=SCORE the game ends and is scored as it stands."""
+    if not state.setup.timer:
+        raise IllegalAction("MEM-A16", "this game is played without a clock")
+    expectation = expected(state)
+    if expectation is None or expectation.timed != action.side:
+        waiting = _name(state, expectation.actor) if expectation is not None else "nobody"
+        raise IllegalAction(
+            "MEM-A16",
+            f"{_name(state, action.side)}'s time is not running: the rules wait on {waiting}",
+        )
+    events.append(E.FlagFell(action.side))
+    state = replace(state, pending=None)
+    if state.setup.rules.timeout == "SCORE":
+        return _end(state, events, "time_scored")
+    winners = tuple(i for i in range(len(state.sides)) if i != action.side)
+    return _end(state, events, "time", winners)
+
+
 # ------------------------------------------------------------------- expected
 def expected(state: State) -> Expectation | None:
     if state.outcome is not None:
         return None
+    clock = ("time_expired",) if state.setup.timer else ()
     pending = state.pending
     if pending is not None:
         blocker = 1 - pending.side
         what = "asks whether you block" if pending.cell is None else "wants to take"
         return Expectation(
             blocker,
-            ("block", "allow"),
+            ("block", "allow", *clock),
             (pending.square,),
             f"{_name(state, pending.side)} {what} the stone on square {pending.square}: "
             f"{_name(state, blocker)} blocks or allows.",
@@ -548,7 +579,7 @@ def expected(state: State) -> Expectation | None:
         "pass": "pass",
     }
     prompt = f"{_name(state, side)}: " + ", ".join(words[o] for o in options) + "."
-    return Expectation(side, options, tuple(sorted(places)), prompt, timed=side)
+    return Expectation(side, (*options, *clock), tuple(sorted(places)), prompt, timed=side)
 
 
 # ---------------------------------------------------------------------- codecs
@@ -630,6 +661,15 @@ def _summary_lines(state: State, scores: tuple[int, ...]) -> list[str]:
     elif state.setup.game is Game.SOLITAIRE:
         won = "won: 16 stones match the 16 left" if outcome.winners else "not won"
         lines.append(f"Solitaire {won} (pattern of {scores[0]}).")
+    elif outcome.reason == "time" and outcome.winners:
+        loser = next(i for i in range(len(names)) if i not in outcome.winners)
+        lines.append(f"Winner: {names[outcome.winners[0]]}, on time ({names[loser]}'s ran out).")
+    elif outcome.reason == "time_scored":
+        how = "time ran out, the position scored"
+        if outcome.winners:
+            lines.append(f"Winner: {names[outcome.winners[0]]} ({how}).")
+        else:
+            lines.append(f"Draw ({how}).")
     elif outcome.winners:
         lines.append(f"Winner: {names[outcome.winners[0]]} ({outcome.reason}).")
     else:
@@ -645,4 +685,5 @@ _HANDLERS: dict[type, Any] = {
     A.Capture: _capture,
     A.EndTurn: _end_turn,
     A.Pass: _pass,
+    A.TimeExpired: _time_expired,
 }

@@ -116,6 +116,14 @@ class PlayerOut(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class FlagFell(Event):
+    """The game clock: this player's time ran out (MEM-A16); the game ends."""
+
+    kind: ClassVar[str] = "flag_fell"
+    side: int
+
+
+@dataclass(frozen=True, slots=True)
 class GameEnded(Event):
     kind: ClassVar[str] = "game_ended"
     winners: tuple[int, ...]
@@ -138,6 +146,7 @@ EVENTS: Codec[Event] = Codec(
         PatternDied,
         TurnPassed,
         PlayerOut,
+        FlagFell,
         GameEnded,
     ],
 )

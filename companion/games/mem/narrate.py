@@ -63,6 +63,11 @@ def narrate(event: Event, setup: Setup) -> str | None:
             return f"{who(side)} passes ({reason})."
         case E.PlayerOut(side=side):
             return f"{who(side)} cannot take a turn any more and is out."
+        case E.FlagFell(side=side):
+            return f"{who(side)}'s time has run out."
+        case E.GameEnded(winners=winners, reason="time", scores=scores) if winners:
+            tally = ", ".join(f"{who(i)} {score}" for i, score in enumerate(scores))
+            return f"Game over: {' and '.join(who(w) for w in winners)} wins on time ({tally})."
         case E.GameEnded(winners=winners, scores=scores):
             return _ending(setup, winners, scores, who)
     return None

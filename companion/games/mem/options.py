@@ -3,7 +3,7 @@ them. House rules are listed apart (companion/games/mem/rules.py)."""
 
 from __future__ import annotations
 
-from companion.games.options import GameOption
+from companion.games.options import TIME_CONTROLS, GameOption, time_control_text
 
 OPTIONS: tuple[GameOption, ...] = (
     GameOption(
@@ -30,5 +30,13 @@ OPTIONS: tuple[GameOption, ...] = (
         "MEM-A12",
         None,
         (("Drawn", None), ("Player 1", 0), ("Player 2", 1)),
+    ),
+    GameOption(
+        "clock.controls.*",
+        "Time",
+        "This player's time on the game clock (a handicap in time when they differ)?",
+        "",
+        "",
+        tuple((time_control_text(t), t) for t in TIME_CONTROLS),
     ),
 )

@@ -19,13 +19,21 @@ from companion.games.mem.legal import (
 )
 from companion.games.mem.state import State
 
+TIMEOUT_CHANCE = 0.005
+"""In a game with a clock, how often a random player lets its time run out."""
+
 
 def random_action(state: State, rng: random.Random) -> Action:
-    """A legal action chosen at random among those expected (blocks half the time)."""
+    """A legal action chosen at random among those expected (blocks half the time; in a
+    game with a clock, now and then its time runs out)."""
     expectation = expected(state)
     if expectation is None:
         raise ValueError("the game is over: nobody has an action to take")
     actor, options = expectation.actor, expectation.actions
+    if "time_expired" in options:
+        if rng.random() < TIMEOUT_CHANCE:
+            return A.TimeExpired(actor)
+        options = tuple(o for o in options if o != "time_expired")
     geo = geo_of(state)
     if "block" in options:
         assert state.pending is not None

@@ -72,6 +72,7 @@ class MemPlugin:
             {"game": "solitaire", "sides": [{"name": "Ada"}], "seed": 1},
             {"game": "mini", "sides": two, "seed": 2},
             {"game": "mem", "sides": two, "seed": 3},
+            {"game": "mem", "sides": two, "seed": 4, "timer": True},
         )
 
     def random_action(self, state: Any, rng: random.Random) -> Action:

@@ -1,4 +1,4 @@
-"""MeM house rules: every gap or contradiction of the rule book (MEM-A01 .. MEM-A15) as a
+"""MeM house rules: every gap or contradiction of the rule book (MEM-A01 .. MEM-A16) as a
 named switch with the default of the rules inventory. Set them in a game's setup under
 "house_rules"; `companion rules mem` lists them.
 
@@ -136,6 +136,14 @@ class HouseRules(HouseRuleSet):
         "MEM-A15",
         "MEM-Solitaire and Mini-MEM have no captures or blocks / both have them as in the MEM "
         "game (a capture after the turn's moves or instead of them)",
+    )
+
+    timeout: Literal["LOSS", "SCORE"] = house_rule(
+        "LOSS",
+        "mem.timeout",
+        "MEM-A16",
+        "in a game with a clock, the player whose time runs out loses and the other wins / the "
+        "game ends when a time runs out and is scored as it stands, as if nobody could act",
     )
 
 

@@ -1,6 +1,6 @@
 """What the players agree before a MeM game: which game, who plays, the board (dealt from a
-seed or given), the first player and house rules. Every problem is a BadSetup naming the
-field.
+seed or given), the first player, whether a game clock runs, and house rules. Every problem
+is a BadSetup naming the field.
 
     setup = parse_setup({"game": "mem", "sides": [{"name": "Ada"}, {"name": "Bo"}], "seed": 7})
     setup = parse_setup({"game": "solitaire", "sides": [{"name": "Ada"}], "board": "ABCD/..."})
@@ -43,6 +43,9 @@ class Setup:
     """A board entered by hand (a physical deal, a problem), or None to deal from the seed."""
     agreed_first: int | None
     rules: HouseRules
+    timer: bool = False
+    """A game clock runs: a player whose time runs out is told by a `time_expired` action
+    (MEM-A16). Never in MEM-Solitaire: a clock needs two players."""
 
     @property
     def side_count(self) -> int:
@@ -85,10 +88,12 @@ class Setup:
             out["board"] = format_board(self.given_board)
         if self.agreed_first is not None and self.side_count > 1:
             out["first_player"] = self.agreed_first
+        if self.timer:
+            out["timer"] = True
         return out
 
 
-_KEYS = {"game", "sides", "seed", "board", "first_player", "house_rules"}
+_KEYS = {"game", "sides", "seed", "board", "first_player", "house_rules", "timer"}
 
 
 def parse_setup(data: Mapping[str, Any]) -> Setup:
@@ -129,7 +134,12 @@ def parse_setup(data: Mapping[str, Any]) -> Setup:
             "first_player",
             "is drawn from the seed; set house rule mem.firstPlayer to AGREED to name it",
         )
-    return Setup(game, names, seed, board, first, rules)
+    timer = data.get("timer", False)
+    if not isinstance(timer, bool):
+        raise BadSetup("timer", "must be true or false")
+    if timer and len(names) == 1:
+        raise BadSetup("timer", "MEM-Solitaire is played without a clock (a clock needs two)")
+    return Setup(game, names, seed, board, first, rules, timer)
 
 
 def _names(raw: Any, game: Game) -> tuple[str, ...]:

@@ -4,6 +4,7 @@ pattern (companion.games.mem.solitaire), and hints for a side by bounded search.
     options = legal_options(state)          # per side: moves and capturable groups
     result = solve_solitaire(state.board, geometry())
     hint = best_action(state, budget=2000)  # the side on turn's best next action
+    ranked = ranked_actions(state, depth=2)  # every candidate with its value
 
 Budgets count nodes, never seconds, so an answer does not depend on the machine.
 """
@@ -26,7 +27,14 @@ from companion.games.mem.setup import Game
 from companion.games.mem.solitaire import SolitaireResult, solve_solitaire
 from companion.games.mem.state import State
 
-__all__ = ["Hint", "SideOptions", "SolitaireResult", "best_action", "legal_options"]
+__all__ = [
+    "Hint",
+    "SideOptions",
+    "SolitaireResult",
+    "best_action",
+    "legal_options",
+    "ranked_actions",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +141,27 @@ def best_action(state: State, depth: int = 3, budget: int = 2000) -> Hint:
         result = solve_solitaire(state.board, geo_of(state), me.pattern, me.committed, budget)
         line = tuple(A.Move(0, s, r, c) for s, (r, c) in result.moves)
         return Hint(line[0] if line else None, float(result.best), result.nodes, line)
+    ranked, nodes = _ranked(state, depth, budget)
+    best: Action | None = None
+    best_value = float("-inf")
+    for action, value in ranked:
+        if best is None or value > best_value:
+            best, best_value = action, value
+    return Hint(best, best_value, nodes)
+
+
+def ranked_actions(
+    state: State, depth: int = 3, budget: int = 2000
+) -> tuple[tuple[Action, float], ...]:
+    """Every candidate action of whoever must decide in Mini-MEM or the MEM game (moves,
+    captures, ending the turn, a pass, or the answer to a held move) with its value by the
+    search `best_action` makes; empty once the game is over."""
+    if state.outcome is not None:
+        return ()
+    return tuple(_ranked(state, depth, budget)[0])
+
+
+def _ranked(state: State, depth: int, budget: int) -> tuple[list[tuple[Action, float]], int]:
     expectation = expected(state)
     assert expectation is not None
     side = expectation.actor
@@ -160,8 +189,7 @@ def best_action(state: State, depth: int = 3, budget: int = 2000) -> Hint:
             return _value(node, side)
         return max(values) if mover == side else min(values)
 
-    best: Action | None = None
-    best_value = float("-inf")
+    ranked: list[tuple[Action, float]] = []
     for action in _candidates(state):
         try:
             after = apply(state, action)[0]
@@ -172,6 +200,5 @@ def best_action(state: State, depth: int = 3, budget: int = 2000) -> Hint:
         except _Out:
             value = _value(after, side)
             nodes = budget  # out of budget: the rest get the static value only
-        if best is None or value > best_value:
-            best, best_value = action, value
-    return Hint(best, best_value, nodes)
+        ranked.append((action, value))
+    return ranked, nodes

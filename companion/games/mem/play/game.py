@@ -23,11 +23,18 @@ rules again or a player overrides the alert.
     play.table_seen({"0": ("white",), ...})   # the camera committed a board
     play.table_unsure(frozenset({"7"}))       # squares it cannot name the stone of
     play.press("override")                    # the camera is wrong: go on
+
+With the companion playing a side (`companion_side`), `step()` (called a few times a second)
+starts its search when the rules wait on that side: its moves and captures, the end of its
+turn, and its block or allow when the other player's move is held for it. It searches on a
+thread of its own and its action comes back through `call_soon`; an action searched for a
+position the game has left (a takeback, the game put down) is dropped.
 """
 
 from __future__ import annotations
 
 import logging
+import random
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +43,12 @@ from typing import Any
 from companion.games.contract import Action, IllegalAction
 from companion.games.mem.palette import side_rgb
 from companion.games.mem.patterns import Cell
+from companion.games.mem.play.opponent import (
+    DEFAULT_STRENGTH,
+    STRENGTHS,
+    Strength,
+    companion_action,
+)
 from companion.games.mem.play.touch import (
     ButtonSpec,
     CellXY,
@@ -76,6 +89,7 @@ CallSoon = Callable[[Callable[[], None]], None]
 Alerted = Callable[[tuple[AlertView, ...]], None]
 Board = Mapping[str, Sequence[str]]
 HELD = "Put the board right first, or override the alert."
+COMPANION_DECIDES = "The companion is deciding: wait for its move."
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +149,10 @@ class MemView:
     """True while the table must be put right before the game goes on."""
     camera: CameraStatus = NO_CAMERA
     """'watching', 'off' (no camera in this game) or 'lost: <why>'."""
+    companion: int | None = None
+    """The side the companion plays, if it plays one."""
+    thinking: bool = False
+    """The companion is searching for its action."""
 
 
 @dataclass
@@ -165,10 +183,15 @@ class MemPlay:
         hint_budget: int = HINT_BUDGET,
         camera: bool = False,
         on_alert: Alerted | None = None,
+        companion_side: int | None = None,
+        strength: str = DEFAULT_STRENGTH,
     ) -> None:
         """With `camera`, the table's stones come from `table_seen`; `on_alert` hears every
-        new alert (the buzzer, the stream)."""
+        new alert (the buzzer, the stream). With `companion_side`, the companion plays that
+        side at `strength` (a key of STRENGTHS)."""
         self.referee = referee
+        self.companion_side = companion_side
+        self.strength: Strength = STRENGTHS[strength]
         self.title = title
         self.hints = hints
         self.hint_budget = hint_budget
@@ -182,6 +205,10 @@ class MemPlay:
         where it was), so that a hint searched for one position is never shown on another."""
         self._hinting: int | None = None
         """The position a hint is being searched for, or None."""
+        self._thinking: int | None = None
+        """The position the companion is searching its action for, or None."""
+        self._stuck: int | None = None
+        """A position the companion's search found nothing for: not searched again."""
         self._takeback: TakebackAsk | None = None
         self._history, self._events = self._replay()
         self._camera = WATCHING if camera else NO_CAMERA
@@ -214,6 +241,9 @@ class MemPlay:
         if self.held:
             self._refuse(HELD)
             return
+        if self.companions_turn():
+            self._refuse(COMPANION_DECIDES)
+            return
         outcome = cell_tapped(self.state, self.referee.expected(), self._selected, owner, cell)
         self._act(outcome)
 
@@ -235,6 +265,8 @@ class MemPlay:
             self._refuse("A takeback is being asked: agree to it or refuse it first.")
         elif self.held:
             self._refuse(HELD)
+        elif self.companions_turn():
+            self._refuse(COMPANION_DECIDES)
         else:
             self._act(button_pressed(self.state, self.referee.expected(), self._selected, key))
 
@@ -334,6 +366,61 @@ class MemPlay:
                 self._on_alert(tuple(_alert_view(a) for a in new))
         self._tell()
 
+    # -- the companion ---------------------------------------------------------------------
+
+    def companions_turn(self) -> bool:
+        """The rules wait on the side the companion plays."""
+        if self.companion_side is None:
+            return False
+        expectation = self.referee.expected()
+        return expectation is not None and expectation.actor == self.companion_side
+
+    def step(self) -> bool:
+        """Starts the companion's search when the rules wait on its side (and the table
+        matches the rules, and no takeback is being asked); True when it started one."""
+        position = self._position
+        if (
+            self._thinking == position
+            or self._stuck == position
+            or self._takeback is not None
+            or self.held
+            or self.referee.is_over
+            or not self.companions_turn()
+        ):
+            return False
+        state, strength = self.state, self.strength
+        # The same game and position give the same move, replayed or not.
+        rng = random.Random(f"mem-companion:{state.setup.seed}:{self.referee.seq}")
+        self._thinking = position
+        self._tell()
+
+        def search() -> None:
+            try:
+                action = companion_action(state, strength, rng)
+            except Exception:
+                log.warning("the companion's search failed", exc_info=True)
+                action = None
+            self._call_soon(lambda: self._companion_moved(position, action))
+
+        threading.Thread(target=search, name="companion-move", daemon=True).start()
+        return True
+
+    def _companion_moved(self, position: int, action: Action | None) -> None:
+        if self._thinking == position:
+            self._thinking = None
+        if position != self._position:
+            return  # the game moved on, or was put down, while the search ran
+        if action is None:
+            self._stuck = position
+            self._refuse("The companion found no action to take.")
+            return
+        try:
+            self.referee.submit(action)
+        except IllegalAction as refused:
+            self._stuck = position
+            log.warning("game %d: the companion's %s was refused", self.referee.game_id, action)
+            self._refuse(f"The companion's move was refused: {refused.explanation}")
+
     # -- hints -----------------------------------------------------------------------------
 
     def ask_hint(self) -> None:
@@ -342,6 +429,9 @@ class MemPlay:
             self._refuse("No hints in a rated game.")
             return
         if self.referee.is_over or self._hinting == self._position:
+            return
+        if self.companions_turn():
+            self._refuse(COMPANION_DECIDES)
             return
         position, state, budget = self._position, self.state, self.hint_budget
         self._hinting = position
@@ -381,6 +471,9 @@ class MemPlay:
         if len(self.state.sides) == 1:
             self._take_back()
             return
+        if self.companion_side is not None:
+            self._take_back_from_companion()
+            return
         side = last.get("side", 0)
         agrees = 1 - side if side in (0, 1) else 0
         self._takeback = TakebackAsk(describe_action(last, self.state.setup.names), agrees)
@@ -393,6 +486,23 @@ class MemPlay:
             return
         self._takeback = None
         self._take_back()
+
+    def _take_back_from_companion(self) -> None:
+        """The companion agrees to a takeback at once: the companion's actions since the
+        player's last one go back, and that one too, so that the player decides again."""
+        store, game_id = self.referee.store, self.referee.game_id
+        while True:
+            actions = store.actions(game_id)
+            if not actions:
+                return
+            side = actions[-1][2].get("side")
+            try:
+                self.referee.take_back()
+            except IllegalAction as refused:
+                self._refuse(f"{refused.explanation} ({refused.rule})")
+                return
+            if side != self.companion_side:
+                return
 
     def _take_back(self) -> None:
         try:
@@ -458,6 +568,8 @@ class MemPlay:
             alerts=tuple(_alert_view(a) for a in self._table.check.alerts),
             held=self.held,
             camera=self._camera,
+            companion=self.companion_side,
+            thinking=self._thinking is not None,
         )
 
     def end_view(self) -> EndView:
@@ -480,7 +592,9 @@ class MemPlay:
         )
 
     def close(self) -> None:
-        """Stops following the referee (the game stays in the store)."""
+        """Stops following the referee (the game stays in the store). A move or a hint still
+        being searched for is dropped when it comes: the game was put down."""
+        self._position += 1
         self._unsubscribe()
         self._listeners.clear()
 

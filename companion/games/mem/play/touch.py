@@ -252,6 +252,8 @@ def describe_event(event: Mapping[str, Any], names: tuple[str, ...]) -> str:
         return f"{who} passed ({event.get('reason', '')})."
     if kind == "player_out":
         return f"{who} is out: no two moves left."
+    if kind == "flag_fell":
+        return f"{who}'s time ran out."
     if kind == "game_ended":
         return "The game is over."
     if kind == "turn_started" and len(names) > 1:

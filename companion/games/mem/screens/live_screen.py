@@ -1,8 +1,9 @@
-"""The MeM live screen: the board, each player's playing space, whose turn, the buttons
-the rules offer now, the last refusal and the last events, and with a camera its alerts
-and Override. It draws what MemPlay says (companion/games/mem/play/game.py) and hands it every
-touch; layout is in live.kv beside it. On the simulated table, "Hands on the table" turns taps
-on the board into a hand taking the stone off (or putting it back) for the camera to see.
+"""The MeM live screen: the board, each player's playing space, whose turn (and each
+player's time, with Pause, when a game clock runs), the buttons the rules offer now, the last
+refusal and the last events, and with a camera its alerts and Override. It draws what
+MemPlay says (companion/games/mem/play/game.py) and hands it every touch; layout is in
+live.kv beside it. On the simulated table, "Hands on the table" turns taps on the board into
+a hand taking the stone off (or putting it back) for the camera to see.
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ class MemLiveScreen(PlayScreen):
     """A camera watches the board: Override is offered."""
     has_table = BooleanProperty(False)
     """A simulated table is being filmed: taps can lift its stones."""
+    timed = BooleanProperty(False)
+    """A game clock runs: each header shows its player's time, and Pause is offered."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -71,6 +74,8 @@ class MemLiveScreen(PlayScreen):
         self.title = view.title
         self.prompt = view.prompt
         self.how = view.how
+        if view.companion is not None and view.actor == view.companion:
+            self.how = "The companion is thinking..." if view.thinking else "The companion decides."
         self.message = view.message
         if view.takeback is not None:
             self.message = f"Take back {view.takeback.what}?"
@@ -87,12 +92,37 @@ class MemLiveScreen(PlayScreen):
         self.watching = view.camera.watching
         self.can_take_back = view.can_take_back and view.takeback is None
         self.two_players = len(view.names) > 1
-        self.header_0 = _header(view, 0)
-        self.header_1 = _header(view, 1) if len(view.names) > 1 else ""
+        self.show_clocks()
         self.ids.board.show(view)
         self.ids.space_0.show(view)
         self.ids.space_1.show(view)
         self._show_buttons(view)
+
+    def show_clocks(self) -> None:
+        """Each player's header, with their time when a game clock runs (the running one in
+        bold, a fallen flag or a move's delay beside it)."""
+        view = self.view
+        if view is None:
+            return
+        face = self.companion.controller.clock_face()
+        self.timed = bool(face.texts)
+        self.ids.pause.text = "Resume" if face.paused else "Pause"
+        headers = []
+        for side in range(len(view.names)):
+            clock = ""
+            if side < len(face.texts):
+                time = face.texts[side]
+                clock = f"  [b]{time}[/b]" if face.running == side else f"  {time}"
+                detail = face.details[side] if side < len(face.details) else ""
+                if detail:
+                    clock += f" [size=12sp]{detail}[/size]"
+            headers.append(_header(view, side) + clock)
+        self.header_0 = headers[0]
+        self.header_1 = headers[1] if len(headers) > 1 else ""
+
+    def pause(self) -> None:
+        self.companion.controller.pause()
+        self.show_clocks()
 
     def _show_buttons(self, view: MemView) -> None:
         grid = self.ids.buttons

@@ -33,11 +33,12 @@ export function meta(view) {
   return words;
 }
 
-// "Bo wins, 11 to 6" (stones), "A draw, 8 each"; MEM-Solitaire: "Ada wins with 16 stones" or
-// "Not won: a pattern of 11 stones".
+// "Bo wins, 11 to 6" (stones), "A draw, 8 each", "Bo wins on time"; MEM-Solitaire: "Ada wins
+// with 16 stones" or "Not won: a pattern of 11 stones".
 export function outcomeText(view, names) {
-  const { winners = [], scores = [] } = view.outcome;
+  const { winners = [], scores = [], reason = "" } = view.outcome;
   const name = (i) => names[i] || `Player ${i + 1}`;
+  if (reason === "time" && winners.length) return `${winners.map(name).join(" and ")} wins on time`;
   if (scores.length === 1) {
     const stones = `${scores[0]} stone${scores[0] === 1 ? "" : "s"}`;
     return winners.length ? `${name(0)} wins with ${stones}` : `Not won: a pattern of ${stones}`;
