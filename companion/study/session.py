@@ -1,6 +1,6 @@
 """One person studying one deck: the card to recall, its answers, the ratings, the heatmap.
 
-study = StudySession(deck, log, clock=lambda: datetime.now(UTC))
+study = StudySession(deck, log, clock=lambda: datetime.now(UTC), player="Ada")
 study.card            # the Card to recall now (None when nothing is due)
 study.rate("good")    # recorded, and the next card comes up
 study.strengths()     # place -> 0..1 recall strength, None for places never studied
@@ -23,12 +23,15 @@ def utc_now() -> datetime:
 
 
 class StudySession:
-    def __init__(self, deck: Deck, log: StudyLog, clock: Now = utc_now) -> None:
+    def __init__(self, deck: Deck, log: StudyLog, clock: Now = utc_now, player: str = "") -> None:
         self.deck = deck
         self.log = log
         self.clock = clock
+        self.player = player
+        """Whose schedule: '' for the table's own study, else a player's name, with the
+        verdicts of their games in it (companion/study/from_play.py)."""
         self.order = tuple(sorted(c.number for c in deck.cards))
-        self._cards = replay(log.reviews(deck.id), self.order)
+        self._cards = replay(log.reviews(deck.id, player), self.order)
         self.card: Card | None = None
         self._pick()
 
@@ -41,8 +44,8 @@ class StudySession:
         if self.card is None:
             raise ValueError("no card is being studied")
         review = Review(self.card.number, rating, self.clock())
-        self.log.add(self.deck.id, review)
-        self._cards = replay(self.log.reviews(self.deck.id), self.order)
+        self.log.add(self.deck.id, review, self.player)
+        self._cards = replay(self.log.reviews(self.deck.id, self.player), self.order)
         self._pick()
 
     def strengths(self) -> dict[int, float | None]:

@@ -31,6 +31,7 @@ from companion.devices.keyboard import KeyboardButtons
 from companion.games import find_plugin, plugin_names
 from companion.session import Referee
 from companion.store import GameRow, Store
+from companion.study.from_play import learn_from_games
 from companion.study.log import StudyLog
 from companion.study.session import StudySession
 from companion.table.camera_setup import CameraSetup, camera_games, profile_of
@@ -317,6 +318,19 @@ class Controller:
             log = StudyLog.open(self.config.store.resolved_path().with_name("study.sqlite3"))
             self._study = StudySession(find_deck(self.config.game.deck), log)
         return self._study
+
+    def study_as(self, player: str) -> StudySession:
+        """The study session of `player` ('' for the table's own study), with the verdicts
+        of the games finished since learnt (companion/study/from_play.py)."""
+        current = self.study()
+        learn_from_games(self.store, current.log, current.deck)
+        self._study = StudySession(current.deck, current.log, player=player)
+        return self._study
+
+    def study_players(self) -> list[str]:
+        """The players with verdicts of play to study, by name."""
+        study = self.study()
+        return study.log.players(study.deck.id)
 
     def close(self) -> None:
         """Puts the game down (it stays in the store: Home offers to resume it)."""

@@ -1,9 +1,11 @@
-"""Study: the deck's cards, one at a time, for learning before a game."""
+"""Study: the deck's cards, one at a time, for learning before a game; each player's own
+schedule holds what the table saw them get wrong (companion/study/from_play.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from kivy.factory import Factory
 from kivy.properties import BooleanProperty, StringProperty
 
 from companion.ui.screens.base import AppScreen
@@ -21,8 +23,26 @@ class StudyScreen(AppScreen):
     studying = BooleanProperty(False)
 
     def on_pre_enter(self, *_: Any) -> None:
-        study = self.companion.controller.study()
+        controller = self.companion.controller
+        self.study_as(controller.study().player)
+
+    def study_as(self, player: str) -> None:
+        """Whose schedule is studied: '' for the table's, else a player's, with the verdicts
+        of their games learnt first."""
+        controller = self.companion.controller
+        study = controller.study_as(player)
         self.title = f"Study: {study.deck.title}"
+        row = self.ids.players
+        row.clear_widgets()
+        players = controller.study_players()
+        for name in ("", *players) if players else ():
+            button = Factory.Choice(text=name or "The table", group="study-player")
+            button.font_size = "14sp"
+            button.size_hint = (0.5, None)
+            button.height = "34dp"
+            button.state = "down" if name == study.player else "normal"
+            button.bind(on_release=lambda _b, who=name: self.study_as(who))
+            row.add_widget(button)
         self.refresh()
 
     def refresh(self) -> None:
