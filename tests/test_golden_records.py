@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from companion.cli import main
 
@@ -29,6 +30,35 @@ def test_replay_gives_hand_checked_scores(name: str, capsys: pytest.CaptureFixtu
     assert result["outcome"]["winners"] == expected["winners"]
     if "review" in expected:
         assert result["summary"]["review"] == expected["review"]
+    # What the options change besides the score, where a record's expectations say.
+    events = [e["event"] for e in result["events"]]
+    if "reason" in expected:
+        assert result["outcome"]["reason"] == expected["reason"]
+    if "depth" in expected:
+        assert result["state"]["depth"] == expected["depth"]
+    if "depths" in expected:
+        maintained = [e for e in events if e["type"] == "challenge_maintained"]
+        depths = [[e["claimant_depth"], e["challenger_depth"]] for e in maintained]
+        assert depths == expected["depths"]
+    if "first_player" in expected:
+        started = [e for e in events if e["type"] == "play_started"]
+        assert [e["first"] for e in started] == [expected["first_player"]]
+    if "quadrants_won" in expected:
+        won = [s["quadrants_won"] for s in result["scores"]["sides"]]
+        assert won == expected["quadrants_won"]
+    if "lightning_rounds" in expected:
+        assert result["state"]["lightning_rounds"] == expected["lightning_rounds"]
+    if "flagged" in expected:
+        assert [c["flagged"] for c in result["clock"]] == expected["flagged"]
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_every_line_matches_the_schema(name: str) -> None:
+    schema = json.loads((Path(__file__).parents[1] / "companion/record.schema.json").read_text())
+    validator = Draft202012Validator(schema)
+    for number, text in enumerate((GOLDEN / f"{name}.jsonl").read_text().splitlines(), start=1):
+        errors = [e.message for e in validator.iter_errors(json.loads(text))]
+        assert not errors, f"{name}.jsonl:{number}: {errors}"
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
@@ -42,10 +72,9 @@ def test_the_golden_set_covers_every_mode_and_outcome() -> None:
     modes = set()
     kinds = set()
     for path in GOLDEN.glob("*.jsonl"):
-        lines = [json.loads(line) for line in path.read_text().splitlines()]
-        modes.add(lines[0]["setup"]["mode"])
-        for line in lines[1:]:
-            action = line["action"]
+        header, actions = _record(path.stem)
+        modes.add(header["setup"]["mode"])
+        for action in actions:
             kinds.add(action["type"])
             if action["type"] == "judge":
                 kinds.add(f"judge:{action['claimant_correct']}:{action['challenger_correct']}")
@@ -61,3 +90,9 @@ def test_the_golden_set_covers_every_mode_and_outcome() -> None:
         "place_counter",
     ):
         assert outcome in kinds
+
+
+def _record(name: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A golden record's header and its actions (clock lines left out)."""
+    lines = [json.loads(line) for line in (GOLDEN / f"{name}.jsonl").read_text().splitlines()]
+    return lines[0], [line["action"] for line in lines[1:] if "action" in line]
