@@ -683,3 +683,28 @@ def test_a_team_counters_that_multiply_one_centre_multiplier_lightning_rounds_an
     assert setup["lightning_rounds"] == 3
     assert setup["house_rules"] == {"mw.timer": "FLAG_LOSES"}
     assert header.clock is not None and header.clock["controls"] == ["5+3", "5+3"]
+
+
+def test_study_offers_each_player_what_the_table_saw_them_get_wrong(screen: Screen) -> None:
+    from companion.games.memwars.play.simulation import SimulationOptions, run_simulation
+
+    # A finished game on the configured deck, in the app's own store.
+    assert run_simulation(SimulationOptions(seed=5, quadrants=1, quiet=True)) == 0
+    screen.tap_text("Study the deck")
+    study = screen.screen()
+    names = [button.text for button in study.ids.players.children[::-1]]
+    assert names == ["The table", "Ada", "Basil"]
+    assert screen.app.controller.study().player == ""
+    screen.tap_text("Ada")
+    session = screen.app.controller.study()
+    assert session.player == "Ada"
+    reviews = session.log.reviews(session.deck.id, "Ada")
+    assert reviews and session.card is not None
+    wrong = {r.card for r in reviews if r.rating == "again"}
+    seen = {r.card for r in reviews}
+    # What she got wrong comes back first; otherwise a card the table never saw her answer.
+    assert session.card.number in wrong if wrong else session.card.number not in seen
+    screen.shot("study-from-play")
+    screen.tap(study.ids.good)
+    assert len(session.log.reviews(session.deck.id, "Ada")) == len(reviews) + 1
+    assert session.log.reviews(session.deck.id) == []  # the table's schedule is its own

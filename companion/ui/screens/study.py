@@ -61,6 +61,8 @@ class StudyScreen(AppScreen):
             )
         due, new, learnt = study.counts()
         self.counts = f"Due now {due} · new {new} · learnt {learnt}"
+        if study.player:
+            self.counts = f"{study.player}: " + self.counts
         self.ids.board.show_heat(study.strengths(), card.place if card is not None else 0)
 
     def show_answers(self, shown: bool) -> None:
