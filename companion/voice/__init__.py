@@ -14,6 +14,7 @@ from contextlib import contextmanager
 
 from companion.config import VoiceConfig
 from companion.voice.announcer import Announcer
+from companion.voice.catalogue import catalogue_for
 from companion.voice.speaker import Speaker
 from companion.voice.voices import voice_for
 
@@ -28,7 +29,11 @@ def table_voice(settings: Callable[[], VoiceConfig]) -> Iterator[Announcer]:
     `settings().on` (asked at every move, so Settings turns it off at once)."""
     speaker = Speaker.for_config(voice_for(settings()), settings)
     try:
-        yield Announcer(speaker.say, enabled=lambda: settings().on)
+        yield Announcer(
+            speaker.say,
+            enabled=lambda: settings().on,
+            translate=lambda sentence: catalogue_for(settings().language).translate(sentence),
+        )
     finally:
         if not speaker.plays:
             speaker.wait_until_quiet(FINISH_TIMEOUT_S)

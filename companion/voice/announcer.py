@@ -17,10 +17,17 @@ from companion.table.wiring import GameParts, PutDown
 
 
 class Announcer:
-    def __init__(self, say: Callable[[str], None], enabled: Callable[[], bool]) -> None:
-        """`enabled` is asked at every move: Settings turns the voice off or on mid-game."""
+    def __init__(
+        self,
+        say: Callable[[str], None],
+        enabled: Callable[[], bool],
+        translate: Callable[[str], str] = str,
+    ) -> None:
+        """`enabled` is asked at every move: Settings turns the voice off or on mid-game;
+        `translate` puts each sentence in the player's language (companion/voice/catalogue.py)."""
         self.say = say
         self.enabled = enabled
+        self.translate = translate
 
     def attach(self, parts: GameParts) -> PutDown:
         """Follows the game's moves until the returned function is called."""
@@ -33,7 +40,7 @@ class Announcer:
             if not self.enabled():
                 return
             for sentence in sentences(engine, note, narrate):
-                self.say(sentence)
+                self.say(self.translate(sentence))
 
         return referee.subscribe(heard)
 

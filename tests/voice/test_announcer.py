@@ -84,3 +84,23 @@ def test_switched_off_it_says_nothing_and_on_again_it_speaks(tmp_path: Path) -> 
         on[0] = True
         referee.submit(plugin.random_action(referee.state, rng))
     assert said
+
+
+def test_in_german_it_says_the_same_public_account_translated(tmp_path: Path) -> None:
+    from companion.voice.catalogue import catalogue_for
+
+    german = catalogue_for("de")
+    plugin = find_plugin("memwars")
+    said: list[str] = []
+    english: list[str] = []
+    with Store.open(tmp_path / "de.sqlite3") as store:
+        referee = Referee.start(store, "memwars", plugin.example_setups()[1], {}, title="t")
+        Announcer(said.append, enabled=lambda: True, translate=german.translate).attach(
+            parts_of(referee)
+        )
+        Announcer(english.append, enabled=lambda: True).attach(parts_of(referee))
+        rng = random.Random(4)
+        for _ in range(30):
+            referee.submit(plugin.random_action(referee.state, rng))
+    assert said == [german.translate(sentence) for sentence in english]
+    assert said != english and any("ist am Zug" in sentence for sentence in said)
