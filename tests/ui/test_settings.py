@@ -67,12 +67,16 @@ def test_choices_are_chosen_from_lists_and_saved(screen: Screen, tmp_path: Path)
     home_assistant = settings.inputs[("broker", "home_assistant")]
     assert home_assistant.text == "no"
     choose(screen, home_assistant, "yes")
+    language = settings.inputs[("voice", "language")]
+    assert list(language.values) == ["en", "de"]
+    choose(screen, language, "de")
     settings.inputs[("broker", "url")].text = "wss://broker.lan/mqtt"
     screen.tap(settings.ids.save)
     assert settings.result.startswith("Saved to"), settings.result
     saved = load_config(path)
     assert (saved.reader.protocol, saved.broker.home_assistant) == ("pn532", True)
     assert saved.broker.url == "wss://broker.lan/mqtt"
+    assert saved.voice.language == "de"
     assert screen.app.controller.config.reader.protocol == "pn532"
     screen.shot("settings-chosen")
 

@@ -30,6 +30,7 @@ SETTINGS_FIELDS: tuple[tuple[str, str, str], ...] = (
     ("Buzzer pin", "pins", "buzzer"),
     ("Voice", "voice", "on"),
     ("Voice volume", "voice", "volume"),
+    ("Voice language", "voice", "language"),
 )
 """The settings the screen edits: label, configuration section and key."""
 
@@ -110,6 +111,11 @@ def _setting_choices(section: str, key: str, like: Any) -> tuple[str, ...]:
         return YES_NO
     if (section, key) == ("reader", "protocol"):
         return READER_PROTOCOLS
+    if (section, key) == ("voice", "language"):
+        from companion.voice.catalogue import languages
+
+        # The languages the companion has words for; espeak-ng says each in its own voice.
+        return ("en", *languages()) if like in ("en", *languages()) else (like, "en", *languages())
     return ()
 
 
