@@ -45,6 +45,13 @@ side colour (bench/vision.py --sides), red and yellow blend into orange on half 
 and 73 of 496 zones holding orange or read as holding it were misread, nearly all an orange
 read where red and yellow lay together; red and blue blend into purple on a quarter of
 theirs, and purple was misread on 6 of 510."""
+HUE_GAP = 0.4
+"""The least difference in hue (radians, 23 degrees) two colours need to be told apart under
+every light. On the virtual camera orange lies 0.22 to 0.36 from red and from yellow, and
+with blue and orange sides (bench/vision.py --sides blue,orange) 50 of 1451 zones holding
+orange or read as holding it were misread, most an orange crystal read with a yellow one
+under a warm light that calibration passed; red and yellow, 0.5 to 0.6 apart, and every
+other pair of side and challenge colours are further apart."""
 BLEND_STEPS = 41
 """Mixtures looked at between two colours, from all of one to all of the other."""
 BURNT_REFUSES = 0.5
@@ -209,6 +216,12 @@ def _check(
             f"{a} and {b} look alike under this light ({share:.0%} of {a} read as {b}):"
             " use crystals of more different colours, or better light"
         )
+    for a, b, gap in close_hues(calibration.colours):
+        problems.append(
+            f"{a} and {b} are too close in hue ({np.degrees(gap):.0f} degrees apart, under"
+            f" {np.degrees(HUE_GAP):.0f}): under some lights one reads as the other; calibrate"
+            f" without {a} or without {b}"
+        )
     for (a, b), between in blends(calibration.colours).items():
         problems.append(
             f"{between} lies between {a} and {b}: where {a} and {b} crystals lie together,"
@@ -278,6 +291,16 @@ def _confusions(
             if row != column and total and tally[row, column] / total > CONFUSED:
                 confused[(a, b)] = float(tally[row, column] / total)
     return confused
+
+
+def close_hues(models: tuple[ColourModel, ...]) -> list[tuple[str, str, float]]:
+    """Every pair of colours closer in hue than HUE_GAP, with how far apart they are."""
+    close = []
+    for a, b in combinations(models, 2):
+        gap = abs((a.hue - b.hue + np.pi) % (2 * np.pi) - np.pi)
+        if gap < HUE_GAP:
+            close.append((a.name, b.name, float(gap)))
+    return close
 
 
 def blends(models: tuple[ColourModel, ...]) -> dict[tuple[str, str], str]:

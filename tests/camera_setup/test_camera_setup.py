@@ -98,8 +98,9 @@ def test_a_third_and_fourth_side_colour_chosen_are_calibrated_and_saved(tmp_path
 
 
 def test_orange_beside_red_and_yellow_is_refused_in_one_line(tmp_path: Path) -> None:
-    """Where a challenge piece lies on a red crystal, the edges where they meet read as
-    orange: a calibration with all three would read orange crystals that are not there."""
+    """Orange is too close in hue to red and to yellow to be told from them under every
+    light; and where a challenge piece lies on a red crystal, the edges where they meet read
+    as orange."""
     cam = camera()
     out = tmp_path / "calibration.json"
     setup = CameraSetup.for_game("memwars", cam.read, out=out, colours=("red", "blue", "orange"))
@@ -112,3 +113,8 @@ def test_orange_beside_red_and_yellow_is_refused_in_one_line(tmp_path: Path) -> 
         "orange lies between red and yellow: where red and yellow crystals lie together, their"
         " edges read as orange; calibrate without orange, or without red or yellow"
     ) in outcome.problems
+    close = [p for p in outcome.problems if " are too close in hue " in p]
+    assert [p.split(" are ")[0] for p in close] == ["red and orange", "orange and yellow"]
+    assert close[1].endswith(
+        "under some lights one reads as the other; calibrate without orange or without yellow"
+    )
