@@ -19,6 +19,11 @@ right >= 97 %, false commits 0, read <= 3x decode. Exits 1 when a floor is misse
     python bench/vision.py --counting rules     # the rules alone, without the zone network
     python bench/vision.py --scenes build/scenes/training-v3   # another stored set
     python bench/vision.py --model zones.onnx  # another zone network (vision/learning/train.py)
+    python bench/vision.py --sides red,blue,green,purple,orange   # every side colour at once
+
+`--sides` calibrates and plays with those sides' crystals (and the yellow challenge pieces)
+on the virtual camera: the board of a 3- or 4-side game, or every colour a side may take.
+The figures then also say, colour by colour, how many of the zones holding it were misread.
 
 With `--set pbr` the same measurements run on the physically based scenes of
 build/scenes/validation-v3 (bench/scenes.py, docs/scenes.md), built first when missing: each
@@ -59,6 +64,8 @@ T = TypeVar("T")
 SIDES = ("red", "blue")
 CHALLENGE = "yellow"
 COLOURS = (*SIDES, CHALLENGE)
+PLAYED: dict[str, tuple[str, ...]] = {"sides": SIDES}
+"""The sides' colours the virtual camera's set-ups are calibrated and played with (`--sides`)."""
 FRAMES = 500
 FRAMES_PER_SET = 10
 SEQUENCES = 200
@@ -93,6 +100,10 @@ class Tally:
     read_s: list[float] = field(default_factory=list)
     decode_s: list[float] = field(default_factory=list)
     examples: list[str] = field(default_factory=list)
+    colour_zones: dict[str, int] = field(default_factory=dict)
+    """Colour -> zones that held a crystal of it."""
+    colour_errors: dict[str, int] = field(default_factory=dict)
+    """Colour -> those of them misread, and zones read as holding it that did not."""
 
 
 def timed(function: Callable[..., T], *args: Any) -> tuple[T, float]:
@@ -108,14 +119,15 @@ def read_frames(board: Board, at_least: int, frames: int, tally: Tally) -> None:
         rng = np.random.default_rng(10_000 + number)
         conditions = random_conditions(rng)
         tally.setups += 1
-        calibration = calibrated(board, conditions, 20_000 + number)
+        sides = PLAYED["sides"]
+        calibration = calibrated(board, conditions, 20_000 + number, sides)
         if isinstance(calibration, str):
             tally.refused.append(f"set {number}: {calibration}")
             continue
         reader = reader_for(calibration, board)
         topology = random_topology(board, rng)
         for index in range(frames):
-            scene = random_position(board, rng, topology)
+            scene = random_position(board, rng, topology, sides)
             shot = render(board, scene, conditions, 30_000 + number * 100 + index)
             reader.forget_contents()
             reading, seconds = timed(reader.read, shot.image)
@@ -141,8 +153,12 @@ def check_frame(
         if want_counters:
             tally.zones_on_counters += 1
             tally.errors_on_counters += got != want
+        for colour in set(want):
+            tally.colour_zones[colour] = tally.colour_zones.get(colour, 0) + 1
         if got != want:
             wrong.append(f"{zone.key}: {want} read {got}")
+            for colour in set(want) | set(got or ()):
+                tally.colour_errors[colour] = tally.colour_errors.get(colour, 0) + 1
         seen = reading.zones[zone.key].counters if zone.key in reading.zones else ()
         if want_counters:
             tally.counters += 1
@@ -172,12 +188,13 @@ def hand_sequences(board: Board, at_least: int, per_set: int, result: Occlusion)
         number += 1
         rng = np.random.default_rng(40_000 + number)
         conditions = random_conditions(rng)
-        calibration = calibrated(board, conditions, 50_000 + number)
+        sides = PLAYED["sides"]
+        calibration = calibrated(board, conditions, 50_000 + number, sides)
         if isinstance(calibration, str):
             continue
         reader = reader_for(calibration, board)
         camera = SyntheticCamera(board, conditions, seed=60_000 + number)
-        start = random_position(board, rng, random_topology(board, rng))
+        start = random_position(board, rng, random_topology(board, rng), sides)
         camera.set_scene(Scene(crystals=start.crystals))
         state = FilterState.start(start.crystals)
         for _ in range(per_set):
@@ -186,7 +203,7 @@ def hand_sequences(board: Board, at_least: int, per_set: int, result: Occlusion)
             if here and rng.random() < 0.4:
                 frames = camera.sequence_hand_over(zone, take=str(rng.choice(here)))
             else:
-                missing = [c for c in COLOURS if c not in here]
+                missing = [c for c in (*sides, CHALLENGE) if c not in here]
                 if not missing:
                     continue
                 frames = camera.sequence_hand_over(zone, put=str(rng.choice(missing)))
@@ -312,6 +329,13 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--model", type=Path, help="another zone network (ONNX) instead of the shipped one"
     )
+    parser.add_argument(
+        "--sides",
+        default=",".join(SIDES),
+        metavar="NAME,NAME",
+        help="the sides' crystal colours on the virtual camera (default: red,blue); the "
+        "challenge pieces are yellow",
+    )
     return parser.parse_args(argv)
 
 
@@ -321,6 +345,10 @@ def main(argv: list[str] | None = None) -> int:
     scenes = args.scenes
     source = "pbr" if scenes is not None else args.set
     counting = args.counting
+    PLAYED["sides"] = tuple(name.strip() for name in args.sides.split(",") if name.strip())
+    if source == "pbr" and PLAYED["sides"] != SIDES:
+        print("--sides is for the virtual camera: the stored scenes hold red, blue and yellow")
+        return 2
     # The reader's own default: the zone network where the rules are unsure.
     if counting == "rules":
         COUNTING["model"] = None
@@ -375,6 +403,11 @@ def report(tally: Tally, occlusion: Occlusion, elapsed: float, source: str = "ow
     )
     for example in tally.examples:
         print(f"    {example}")
+    if PLAYED["sides"] != SIDES:
+        print("  zones misread, colour by colour (held it, or read as holding it):")
+        for colour in (*PLAYED["sides"], CHALLENGE):
+            held = tally.colour_zones.get(colour, 0)
+            print(f"    {colour}: {tally.colour_errors.get(colour, 0)} of {held}")
     print(
         f"  hand sequences: {occlusion.sequences}, commits {occlusion.commits}, "
         f"false commits {occlusion.false_commits} (floor 0), "

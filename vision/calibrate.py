@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
+from itertools import combinations
 
 import numpy as np
 from numpy.typing import NDArray
@@ -24,7 +25,7 @@ from vision.calibration import (
     core_samples,
     crystal_pixels,
 )
-from vision.colours import FIRST_COLOUR, ClassTable, ColourModel, features
+from vision.colours import FIRST_COLOUR, ClassTable, ColourModel, classify, features
 from vision.geometry import Board
 from vision.lean import Lean, fit_lean
 from vision.measure import Measured, Measurer, measure_all
@@ -36,6 +37,23 @@ Image = NDArray[np.uint8]
 
 CONFUSED = 0.3
 """The share of one colour's pixels taken for another that makes the two 'alike'."""
+BLENDS_INTO = 0.4
+"""The share of the blends of two colours' crystals that, read as a third colour, makes the
+third unreadable beside them: where the two lie together (a challenge piece on a side's
+crystal) the edges where they meet read as the third. On the virtual camera with every
+side colour (bench/vision.py --sides), red and yellow blend into orange on half their line
+and 73 of 496 zones holding orange or read as holding it were misread, nearly all an orange
+read where red and yellow lay together; red and blue blend into purple on a quarter of
+theirs, and purple was misread on 6 of 510."""
+HUE_GAP = 0.4
+"""The least difference in hue (radians, 23 degrees) two colours need to be told apart under
+every light. On the virtual camera orange lies 0.22 to 0.36 from red and from yellow, and
+with blue and orange sides (bench/vision.py --sides blue,orange) 50 of 1451 zones holding
+orange or read as holding it were misread, most an orange crystal read with a yellow one
+under a warm light that calibration passed; red and yellow, 0.5 to 0.6 apart, and every
+other pair of side and challenge colours are further apart."""
+BLEND_STEPS = 41
+"""Mixtures looked at between two colours, from all of one to all of the other."""
 BURNT_REFUSES = 0.5
 """The share of places around which the paper has burnt out to white that makes a
 calibration frame unusable."""
@@ -198,6 +216,18 @@ def _check(
             f"{a} and {b} look alike under this light ({share:.0%} of {a} read as {b}):"
             " use crystals of more different colours, or better light"
         )
+    for a, b, gap in close_hues(calibration.colours):
+        problems.append(
+            f"{a} and {b} are too close in hue ({np.degrees(gap):.0f} degrees apart, under"
+            f" {np.degrees(HUE_GAP):.0f}): under some lights one reads as the other; calibrate"
+            f" without {a} or without {b}"
+        )
+    for (a, b), between in blends(calibration.colours).items():
+        problems.append(
+            f"{between} lies between {a} and {b}: where {a} and {b} crystals lie together,"
+            f" their edges read as {between}; calibrate without {between}, or without {a}"
+            f" or {b}"
+        )
     unseen: dict[str, set[str]] = {}
     for image, result in measured:
         burnt = [key for key, out in zip(keys_of(reader), result.blinded, strict=True) if out]
@@ -261,6 +291,45 @@ def _confusions(
             if row != column and total and tally[row, column] / total > CONFUSED:
                 confused[(a, b)] = float(tally[row, column] / total)
     return confused
+
+
+def close_hues(models: tuple[ColourModel, ...]) -> list[tuple[str, str, float]]:
+    """Every pair of colours closer in hue than HUE_GAP, with how far apart they are."""
+    close = []
+    for a, b in combinations(models, 2):
+        gap = abs((a.hue - b.hue + np.pi) % (2 * np.pi) - np.pi)
+        if gap < HUE_GAP:
+            close.append((a.name, b.name, float(gap)))
+    return close
+
+
+def blends(models: tuple[ColourModel, ...]) -> dict[tuple[str, str], str]:
+    """(a, b) -> the colour that where crystals of a and b lie together their blended edges
+    read as (BLENDS_INTO), for every such pair.
+
+    Where two crystals meet, a pixel sees some of each: its light is a mixture of theirs,
+    on the line between the two colours as calibrated. That line is classified as the
+    reader would."""
+    found: dict[tuple[str, str], str] = {}
+    mix = np.linspace(0.0, 1.0, BLEND_STEPS)[:, None]
+    for first, second in combinations(range(len(models)), 2):
+        a, b = _reflectance(models[first]), _reflectance(models[second])
+        classes = classify((1 - mix) * a + mix * b, models)
+        for number, model in enumerate(models):
+            if number in (first, second):
+                continue
+            if (classes == FIRST_COLOUR + number).mean() >= BLENDS_INTO:
+                found[(models[first].name, models[second].name)] = model.name
+    return found
+
+
+def _reflectance(model: ColourModel) -> NDArray[np.float64]:
+    """The BGR reflectance of a colour as calibrated: its hue, saturation and brightness
+    (vision.colours.features) turned back."""
+    blue = 1 / 3 + model.saturation * np.cos(model.hue)
+    red = 1 / 3 + model.saturation * np.sin(model.hue)
+    total = 3 * np.exp(model.brightness)
+    return np.array([blue, 1 - blue - red, red], np.float64) * float(total)
 
 
 def _failed(

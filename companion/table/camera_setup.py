@@ -14,10 +14,14 @@ calibration itself, saved where the reader looks for it.
     setup = CameraSetup.for_game("mem", grab, out=mem_calibration_path)   # the MeM board
     setup.instructions    # '... one stone of each colour on its square: white 0, black 31, ...'
 
+    setup = CameraSetup.for_game("memwars", grab, out, colours=("red", "blue", "green"))
+    setup.colours         # ('red', 'blue', 'green', 'yellow'): with the challenge pieces'
+
 What each game lays for calibration, and how the screen says it, is the game's camera
 profile (companion/games/camera.py): MemWars calibrates with its crystals (two places a
-colour), MeM with one stone of each of its eleven colours on the squares its board file
-names (vision/stone_calibration.py).
+colour, for the side colours chosen and the challenge pieces' yellow), MeM with one stone of
+each of its eleven colours on the squares its board file names
+(vision/stone_calibration.py).
 
 OpenCV and numpy are imported only here, when the camera is set up.
 """
@@ -100,19 +104,27 @@ class CameraSetup:
 
     @classmethod
     def for_game(
-        cls, game: str, grab: Grab, out: Path, controls: CameraControls | None = None
+        cls,
+        game: str,
+        grab: Grab,
+        out: Path,
+        controls: CameraControls | None = None,
+        colours: Sequence[str] | None = None,
     ) -> CameraSetup:
-        """The board of `game`, calibrated as its camera profile says."""
+        """The board of `game`, calibrated as its camera profile says: for the `colours`
+        chosen among those its board allows (with those every game has), or the profile's
+        own when None."""
         from vision.geometry import BOARDS_DIR
 
         plugin = find_plugin(game)
         profile = profile_of(game)
         board_file = str(BOARDS_DIR / plugin.board_file) if plugin.board_file else ""
+        calibrated = profile.colours if colours is None else profile.chosen(colours)
         return cls(
             grab,
-            profile.colours,
+            calibrated,
             out,
-            roles=profile.roles,
+            roles=profile.roles(calibrated),
             board_file=board_file,
             controls=controls,
             profile=profile,

@@ -9,6 +9,10 @@ thread of its own, and every change the temporal filter commits handed on.
 sentence when the camera stops (unplugged, the end of a video): the game then goes on by
 touch. Both are called from the camera thread: the app hands them to its own.
 
+A game names the colours its pieces come in (`colours`): a calibration that has not learnt
+one of them does not watch, since it could only misread those pieces, and says which in one
+line instead (`missing_colours`).
+
 For MeM the filter starts from the dealt board (`initial`: the camera holds what the rules
 say until it reads otherwise) and `on_unsure` gets the squares whose stone the camera
 cannot name, whenever they change.
@@ -18,7 +22,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from companion.errors import UserError
@@ -62,12 +66,24 @@ class CameraWatch:
         *,
         initial: Mapping[str, tuple[str, ...]] | None = None,
         on_unsure: Unsure | None = None,
+        colours: Sequence[str] = (),
     ) -> CameraWatch | NotStarted:
-        """Watching, or why the camera cannot watch (no calibration yet, say)."""
+        """Watching, or why the camera cannot watch (no calibration yet, or none for every
+        one of the game's `colours`, say)."""
         if not calibration.is_file():
             return NotStarted(
                 f"the camera is not calibrated yet ({calibration}): set it up from Home"
             )
+        if colours:
+            from vision.calibration_file import load_calibration
+
+            try:
+                learnt = [model.name for model in load_calibration(calibration).colours]
+            except UserError as err:
+                return NotStarted(str(err))
+            missing = missing_colours(learnt, colours)
+            if missing:
+                return NotStarted(missing)
         watch = cls(spec, calibration, on_seen, on_lost, initial=initial, on_unsure=on_unsure)
         watch._thread.start()
         return watch
@@ -111,3 +127,19 @@ class CameraWatch:
     def _lost(self, why: str) -> None:
         if not self._stopped.is_set():
             self._on_lost(why)
+
+
+def missing_colours(calibrated: Sequence[str], needed: Sequence[str]) -> str:
+    """Why a calibration cannot read a game whose pieces come in `needed` colours, in one
+    line; '' when it has them all."""
+    missing = [name for name in needed if name not in calibrated]
+    if not missing:
+        return ""
+    return (
+        f"the camera is calibrated for {_listed(calibrated)}, not {_listed(missing)}: "
+        f"Set up the camera with {_listed(missing)} chosen, then begin the game again"
+    )
+
+
+def _listed(names: Sequence[str]) -> str:
+    return " and ".join(names) if len(names) < 3 else ", ".join(names[:-1]) + f" and {names[-1]}"

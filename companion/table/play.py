@@ -14,7 +14,7 @@ game's own play on it: its live game, its simulated opponent, its virtual table.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
@@ -109,10 +109,12 @@ class AtTheTable:
         lost: Callable[[str], None],
         unsure: Callable[[frozenset[str]], None] | None = None,
         initial: Board | None = None,
+        colours: Sequence[str] = (),
     ) -> CameraWatch | None:
         """The real camera (`camera_spec`) over `game`'s board, with the calibration made for
         it: what it reads is handed to `seen`, `lost` and `unsure` on the game's thread.
-        None, `lost` told why at once, when it cannot watch."""
+        None, `lost` told why at once, when it cannot watch: a calibration that has not
+        learnt one of the game's `colours` is one such."""
         if self.camera_spec is None:
             return None
         self.release_camera()  # one user of the camera at a time
@@ -132,6 +134,7 @@ class AtTheTable:
             on_lost=lambda why: call_soon(lambda: lost(why)),
             initial=initial,
             on_unsure=(lambda zones: call_soon(lambda: unsure(zones))) if unsure else None,
+            colours=colours,
         )
         if isinstance(watch, NotStarted):
             lost(watch.why)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -102,6 +102,9 @@ class Controller:
         self._camera_setup: CameraSetup | None = None
         self.camera_board = camera_games()[0][1]
         """The game whose board the setup screen calibrates the camera for."""
+        self.camera_colours: tuple[str, ...] | None = None
+        """The colours chosen to calibrate among those the board allows; None: the board's
+        own set."""
         self._camera_source: Any = None
         self.camera_spec: str | None = None
         """A real camera (`companion app --camera SPEC`): it watches every game."""
@@ -234,7 +237,11 @@ class Controller:
             controls = controls_of(self._camera_source)
             game = self.camera_board
             self._camera_setup = CameraSetup.for_game(
-                game, grab, out=self.calibration_path_for(game), controls=controls
+                game,
+                grab,
+                out=self.calibration_path_for(game),
+                controls=controls,
+                colours=self.camera_colours,
             )
         return self._camera_setup
 
@@ -245,7 +252,15 @@ class Controller:
             raise ValueError(f"no board {game!r} to calibrate")
         if game != self.camera_board:
             self.camera_board = game
+            self.camera_colours = None
             self._camera_setup = None
+        return self.camera_setup()
+
+    def choose_camera_colours(self, colours: Sequence[str]) -> CameraSetup:
+        """The colours the setup screen calibrates, among those the board allows (those
+        every game of it has are calibrated too): a new plan, the camera kept open."""
+        self.camera_colours = tuple(colours)
+        self._camera_setup = None
         return self.camera_setup()
 
     def _setup_grab(self) -> Callable[[], Any]:

@@ -10,8 +10,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from companion.games.memwars.palette import CHALLENGE_COLOUR
 from companion.games.memwars.play.choices import MemWarsChoices
-from companion.games.memwars.play.table import CHALLENGE_COLOUR
 from tests.voice.sound import measure
 
 from .browser import Phone, clock_runs

@@ -13,7 +13,7 @@ from companion.config import Config
 from companion.games.memwars.play.choices import MemWarsChoices
 from companion.store import Store
 from companion.table.camera_setup import CameraSetup
-from companion.table.camera_watch import CameraWatch
+from companion.table.camera_watch import CameraWatch, missing_colours
 from companion.table.not_started import NotStarted
 from companion.ui.controller import Controller
 from tests.plays import memwars_of
@@ -92,4 +92,37 @@ def test_a_game_watched_by_a_camera_that_stops_goes_on_by_touch(
         assert str(view.camera) == "lost: the camera sent no more frames"
         assert not view.held
         assert live.decide("roll") is None
+        controller.close()
+
+
+def test_a_calibration_without_a_sides_colour_is_said_in_one_line() -> None:
+    assert missing_colours(COLOURS, ("red", "blue", "yellow")) == ""
+    assert missing_colours(COLOURS, ("red", "blue", "green", "yellow")) == (
+        "the camera is calibrated for red, blue and yellow, not green: Set up the camera with"
+        " green chosen, then begin the game again"
+    )
+
+
+def test_a_game_with_a_side_colour_the_camera_never_learnt_is_not_misread(
+    filmed: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A third side in green, the camera calibrated for red, blue and yellow only: the watch
+    does not start (it could only misread the green crystals) and the game says why, then
+    goes on by touch."""
+    folder, calibration = filmed
+    monkeypatch.setenv("COMPANION_DATA", str(tmp_path))
+    (tmp_path / "calibration.json").write_bytes(calibration.read_bytes())
+    jobs: list[Callable[[], None]] = []
+    with Store.open(tmp_path / "games.sqlite3") as store:
+        controller = Controller(Config(), store, call_soon=jobs.append)
+        controller.camera_spec = str(folder)
+        controller.start("memwars", MemWarsChoices(sides=3, quadrants=1, seed=3))
+        play = memwars_of(controller)
+        assert play.watch is None
+        view = play.live.view()
+        assert str(view.camera) == (
+            "lost: the camera is calibrated for red, blue and yellow, not green: Set up the"
+            " camera with green chosen, then begin the game again"
+        )
+        assert play.live.decide("roll") is None
         controller.close()

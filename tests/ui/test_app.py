@@ -326,6 +326,20 @@ def test_the_camera_is_set_up_from_the_screen(screen: Screen) -> None:
     screen.tap(camera.ids.calibrate)
     assert camera.result.startswith("Calibrated red, blue, yellow"), camera.result
     screen.shot("camera-calibrated")
+
+
+def test_a_third_side_colour_is_chosen_and_calibrated_on_the_setup_screen(screen: Screen) -> None:
+    screen.tap_text("Set up the camera")
+    camera = screen.screen()
+    toggles = camera.colour_toggles
+    assert list(toggles) == ["red", "blue", "green", "purple", "orange"]
+    assert [name for name, button in toggles.items() if button.state == "down"] == ["red", "blue"]
+    screen.tap(toggles["green"])
+    assert "one green crystal on places" in camera.instructions
+    screen.tap(camera.ids.lay)
+    screen.tap(camera.ids.calibrate)
+    assert camera.result.startswith("Calibrated red, blue, green, yellow"), camera.result
+    screen.shot("camera-calibrated-green")
     screen.tap_text("Home")
     assert screen.current == "home"
 

@@ -1,6 +1,13 @@
-"""The colours MemWars' crystals are drawn in on the screen, as 0..1 RGB."""
+"""MemWars' crystal colours: those a side may take and the challenge pieces', and how each
+is drawn on the screen, as 0..1 RGB."""
 
 from __future__ import annotations
+
+SIDE_COLOURS = ("red", "blue", "green", "purple", "orange")
+"""The crystal colours a side may take, as the printed board and the rule book allow; the
+virtual camera can render them all."""
+CHALLENGE_COLOUR = "yellow"
+"""The challenge pieces' colour, whatever the sides'."""
 
 RGB: dict[str, tuple[float, float, float]] = {
     "red": (0.85, 0.15, 0.15),

@@ -1,4 +1,5 @@
-"""Setting the camera up: the preview with the board found, the pieces to lay, Calibrate."""
+"""Setting the camera up: the preview with the board found, the colours to calibrate, the
+pieces to lay, Calibrate."""
 
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ class CameraScreen(AppScreen):
     result = StringProperty("")
     result_colour = ListProperty([1, 1, 1, 1])
     simulated = BooleanProperty(False)
+    colour_choices = BooleanProperty(False)
+    """The board lets a game choose its colours: the colour row is shown."""
     board = StringProperty("memwars")
     """The game whose board is calibrated for."""
 
@@ -31,6 +34,9 @@ class CameraScreen(AppScreen):
         self._refresh: Any = None
         self.toggles: dict[str, Any] = {}
         """The board row's buttons, by game: one for every game the camera reads."""
+        self.colour_toggles: dict[str, Any] = {}
+        """The colour row's buttons, by colour: those the board allows a game to choose
+        (a MemWars side's); empty for a board whose colours are all calibrated."""
 
     def on_pre_enter(self, *_: Any) -> None:
         if not self.toggles:
@@ -73,11 +79,37 @@ class CameraScreen(AppScreen):
         except UserError as err:  # the camera given cannot be opened
             self.status, self.instructions, self.result = str(err), "", ""
             return False
+        self._colour_row(setup)
         self.instructions = setup.instructions
         self.simulated = self.companion.controller.simulated_camera is not None
         self.result = ""
         self.refresh()
         return True
+
+    def _colour_row(self, setup: Any) -> None:
+        """Toggles for the colours a game of this board may choose, down for those the
+        calibration will learn: the colours of the games to be played are chosen."""
+        from kivy.factory import Factory
+
+        row = self.ids.colours
+        row.clear_widgets()
+        self.colour_toggles = {}
+        choices = setup.profile.choices if setup.profile is not None else ()
+        self.colour_choices = bool(choices)
+        for name in choices:
+            button = Factory.ColourChoice(text=name)
+            button.state = "down" if name in setup.colours else "normal"
+            button.bind(on_release=lambda _button: self.choose_colours())
+            self.colour_toggles[name] = button
+            row.add_widget(button)
+
+    def choose_colours(self) -> None:
+        """A tap on the colour row: the plan becomes that of the colours now down."""
+        chosen = [name for name, button in self.colour_toggles.items() if button.state == "down"]
+        setup = self.companion.controller.choose_camera_colours(chosen)
+        self.instructions = setup.instructions
+        self.result = ""
+        self.refresh()
 
     def on_leave(self, *_: Any) -> None:
         if self._refresh is not None:

@@ -11,13 +11,13 @@ from companion.config import Config
 from companion.decks import bundled_decks, find_deck
 from companion.decks.model import Deck
 from companion.games.memwars.options import OPTIONS
-from companion.games.memwars.palette import colour_rgb
+from companion.games.memwars.palette import SIDE_COLOURS, colour_rgb
 from companion.games.options import TIME_CONTROLS, apply_options, options_in, time_control_text
 from companion.table.choices import RGBA, ChoiceRow, Players
 
 MODES = ("standard", "basic", "hybrid", "review", "study")
 TOPOLOGIES = ("flat", "competitive")
-COLOURS = ("red", "blue", "green", "purple", "orange")
+COLOURS = SIDE_COLOURS
 """Crystal colours a side may take; the virtual camera can render them all."""
 PATHS = ("none", "forward", "backward", "random")
 PATTERN_POINTS = {"quincunx": 5, "quadrant": 10, "minor_diagonal": 5, "major_diagonal": 10}

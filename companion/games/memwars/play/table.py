@@ -15,6 +15,7 @@ from companion.decks.model import Deck
 from companion.errors import UserError
 from companion.games.contract import TABLE, BadSetup
 from companion.games.memwars.board_pieces import PieceColours
+from companion.games.memwars.palette import CHALLENGE_COLOUR
 from companion.games.memwars.play.choices import MemWarsChoices, MemWarsForm, setup_for
 from companion.games.memwars.play.live import LiveGame, LiveView
 from companion.games.memwars.play.virtual_table import VirtualTable
@@ -28,7 +29,6 @@ from companion.table.not_started import NotStarted
 from companion.table.play import AGAINST_THE_COMPANION, AtTheTable, Seat, companion_side
 from companion.table.views import EndView
 
-CHALLENGE_COLOUR = "yellow"
 OPPONENT_RECALL = 0.7
 """How often the simulated opponent remembers a card right."""
 
@@ -129,9 +129,12 @@ class MemWarsPlay:
         table.follow(live.view().board)
         live.referee.subscribe(lambda _note: table.follow(live.view().board))
 
-    def watch_camera(self, at: AtTheTable) -> None:
+    def watch_camera(self, at: AtTheTable, colours: PieceColours) -> None:
         self.watch = at.watch_board(
-            "memwars", seen=self.live.table_seen, lost=self.live.camera_lost
+            "memwars",
+            seen=self.live.table_seen,
+            lost=self.live.camera_lost,
+            colours=(*colours.sides, colours.challenge),
         )
 
 
@@ -179,7 +182,7 @@ class MemWarsSeat:
         if at.virtual_table:
             play.lay_table(at, colours)
         elif at.camera_spec is not None:
-            play.watch_camera(at)
+            play.watch_camera(at, colours)
         return play
 
 

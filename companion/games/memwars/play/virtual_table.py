@@ -105,6 +105,11 @@ class VirtualTable:
         c = self._filming.colours
         return (*c.sides, c.challenge)
 
+    def committed(self) -> dict[str, tuple[str, ...]]:
+        """What the camera has committed so far: what it last handed to `on_seen`, or is
+        about to."""
+        return dict(self._filming.filter.committed)
+
     def contents(self) -> dict[str, tuple[str, ...]]:
         """What really lies on the table (the simulation's truth, not the camera's)."""
         return {z: tuple(c) for z, c in self._filming.camera.scene.crystals.items() if c}
