@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from companion.config import Config
 from companion.errors import UserError
 from companion.lan import lan_address, page_url
+from companion.table.private_pages import PrivateDesk, table_secret
 from companion.table.wiring import GameParts, PutDown
 
 if TYPE_CHECKING:
@@ -52,11 +53,17 @@ class Streaming:
         """Where other devices on the network open the page; empty with `local`, or when
         the machine is on no network."""
         self.stream: GameStream | None = None
+        self.private = PrivateDesk(table_secret(config.store.resolved_path().parent))
+        """Each side's private page (companion/table/private_pages.py)."""
 
     @property
     def shown_url(self) -> str:
         """The address to show people: the room's when there is one."""
         return self.room_url or self.page_url
+
+    def private_links(self) -> list[tuple[str, str]]:
+        """Each side's private page of the game in play: (its name, its address)."""
+        return self.private.links(self.shown_url) if self.shown_url else []
 
     def __enter__(self) -> Streaming:
         from companion.publish.broker_gate import TABLE_USER
@@ -84,9 +91,11 @@ class Streaming:
         store = self.config.store.resolved_path()  # its games can be stepped through
         moved = ""
         try:
-            self.server, _ = serve(host, self.display_port, display, store=store)
+            self.server, _ = serve(
+                host, self.display_port, display, store=store, private=self.private
+            )
         except OSError as err:
-            self.server, _ = serve(host, 0, display, store=store)
+            self.server, _ = serve(host, 0, display, store=store, private=self.private)
             moved = (
                 f"Port {self.display_port} is taken ({err.strerror}), so the page is on port "
                 f"{self.server.port} instead."
@@ -135,8 +144,10 @@ class Streaming:
             home_assistant=self.config.broker.home_assistant,
         )
         self.stream = stream
+        private = self.private.attach(parts)
 
         def put_down() -> None:
+            private()
             publisher.wait_idle(5.0)
             stream.close()
             if self.stream is stream:

@@ -35,6 +35,9 @@ class GameParts:
     """The game clock, when the game is timed."""
     scans: ScanDesk | None = None
     """Where card scans are checked against the rules, when a card reader is in use."""
+    call_soon: Callable[[Callable[[], None]], None] | None = None
+    """Runs a job on the thread that plays the game (the app's clock), for what arrives on
+    other threads (a phone's move); None where the game has no such thread to wait for."""
 
 
 PutDown = Callable[[], None]
@@ -59,11 +62,16 @@ def together(*listeners: OnGame) -> OnGame:
     return on_game
 
 
-def parts_of(referee: Referee, reading: CardReading | None = None) -> GameParts:
+def parts_of(
+    referee: Referee,
+    reading: CardReading | None = None,
+    call_soon: Callable[[Callable[[], None]], None] | None = None,
+) -> GameParts:
     """The parts of the referee's game: its clock (rebuilt from the store, when the game is
-    timed) and the desk of its card reader, when it has one."""
+    timed), the desk of its card reader, when it has one, and how to reach its thread."""
     return GameParts(
         referee=referee,
         clock=GameClock.attach(referee),
         scans=reading.desk if reading is not None else None,
+        call_soon=call_soon,
     )

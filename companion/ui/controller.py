@@ -157,7 +157,7 @@ class Controller:
             reading=self.reading,
         )
         self.play = seat.take_up(referee, at, choices)
-        parts = parts_of(referee, self.reading)
+        parts = parts_of(referee, self.reading, self.call_soon)
         self.clock = parts.clock
         if self.on_game is not None:
             self._put_down = self.on_game(parts)

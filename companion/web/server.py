@@ -11,6 +11,10 @@ their files and where the broker is. The pages name no game: /games.json lists t
 the module each brings (`GamePlugin.page`), served from /games/<name>/ out of the game's own
 package (its web/ folder). See docs/display.md.
 
+Each side of the game in play has a private page at /side/<token>
+(companion/table/private_pages.py): /side/<token>/view.json is that side's view, and a POST
+of an action to /side/<token>/action plays it for that side; any other token is not found.
+
 A request is answered only when its Host names this machine (or one of the extra names the
 server is given): a page on another site whose name has been pointed at this machine (DNS
 rebinding) cannot read /config.json. A client that sends nothing for REQUEST_TIMEOUT_S is
@@ -28,10 +32,11 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from companion.games import find_plugin, plugin_names
 from companion.lan import is_this_machine, lan_address
+from companion.table.private_pages import PrivateDesk
 
 STATIC_DIR = Path(__file__).resolve().with_name("static")
 DEFAULT_PREFIX = "tabletop"
@@ -39,10 +44,16 @@ DEFAULT_BOARD = "table-1"
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8080
 REQUEST_TIMEOUT_S = 10.0
+WAIT_S = 15.0
+"""How long a private page's request for its next view is held open, waiting for a move."""
 
 ROUTES = {"/": "index.html", "/wall": "wall.html", "/wall/": "wall.html"}
 GAMES_PATH = "/games/"
 REPLAYS_PATH = "/replays/"
+SIDE_PATH = "/side/"
+SIDE_PAGE = "side.html"
+MAX_ACTION_BYTES = 4096
+"""An action is a few fields: a phone that sends more is not sending an action."""
 CONTENT_TYPES = {
     ".html": "text/html; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",
@@ -128,10 +139,12 @@ class DisplayServer(ThreadingHTTPServer):
         *,
         names: frozenset[str] = frozenset(),
         store: Path | None = None,
+        private: PrivateDesk | None = None,
     ) -> None:
         """`names`: more host names the page may be opened by (a name the router's DNS
         gives this machine, say), besides this machine's own names and addresses. `store`:
-        the games store whose games the pages may step through (/replays.json)."""
+        the games store whose games the pages may step through (/replays.json). `private`:
+        the sides' private pages of the game in play."""
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         self.config = config
@@ -140,6 +153,7 @@ class DisplayServer(ThreadingHTTPServer):
         self.games_json = json.dumps(games_for_pages()).encode()
         self.game_folders = game_folders()
         self.store = store
+        self.private = private
         super().__init__(address, _Handler)
 
     @property
@@ -188,6 +202,12 @@ class _Handler(BaseHTTPRequestHandler):
                 self.send_error(answer)
                 return
             body, content_type = answer, CONTENT_TYPES[".json"]
+        elif path.startswith(SIDE_PATH):
+            side = self._side_page(path)
+            if isinstance(side, HTTPStatus):
+                self.send_error(side)
+                return
+            body, content_type = side
         else:
             file = self._file(path)
             if file is None:
@@ -229,6 +249,75 @@ class _Handler(BaseHTTPRequestHandler):
         except UserError:
             # No such game, or one the store will not vouch for: nothing to step through.
             return HTTPStatus.NOT_FOUND
+
+    def _side_page(self, path: str) -> tuple[bytes, str] | HTTPStatus:
+        """/side/<token>: the side's page; /side/<token>/view.json[?after=SEQ]: its view,
+        waiting for the next move past SEQ."""
+        desk = self.server.private
+        token, _, rest = path.removeprefix(SIDE_PATH).partition("/")
+        if desk is None or not desk.known(token):
+            return HTTPStatus.NOT_FOUND
+        if rest == "":
+            file = file_inside(self.server.static_dir, SIDE_PAGE)
+            return (
+                HTTPStatus.NOT_FOUND
+                if file is None
+                else (file.read_bytes(), CONTENT_TYPES[".html"])
+            )
+        if rest != "view.json":
+            return HTTPStatus.NOT_FOUND
+        query = parse_qs(urlsplit(self.path).query)
+        after = query.get("after", [""])[0]
+        seq = int(after) if after.isdigit() and len(after) < 12 else None
+        page = desk.page(token, after=seq, wait=WAIT_S if seq is not None else 0.0)
+        if page is None:
+            return HTTPStatus.NOT_FOUND
+        return json.dumps(page).encode(), CONTENT_TYPES[".json"]
+
+    def do_POST(self) -> None:
+        """A side's action from its private page."""
+        length = self.headers.get("Content-Length", "")
+        if not length.isdigit() or int(length) > MAX_ACTION_BYTES:
+            self.close_connection = True
+            self.send_error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+            return
+        # Read whole before any answer, so that the client hears the answer.
+        body = self.rfile.read(int(length))
+        if not self._meant_for_us() or not self._same_origin():
+            self.send_error(HTTPStatus.FORBIDDEN, "not from this display's own page")
+            return
+        path = unquote(urlsplit(self.path).path)
+        token, _, rest = path.removeprefix(SIDE_PATH).partition("/")
+        desk = self.server.private
+        if not path.startswith(SIDE_PATH) or rest != "action" or desk is None:
+            self.send_error(HTTPStatus.NOT_FOUND)
+            return
+        if not desk.known(token):
+            self.send_error(HTTPStatus.NOT_FOUND)
+            return
+        try:
+            data = json.loads(body)
+        except (ValueError, UnicodeDecodeError):
+            data = None
+        if not isinstance(data, dict):
+            problem: str | None = "an action is a JSON object"
+        else:
+            problem = desk.submit(token, data)
+        answer = json.dumps({"ok": problem is None, "problem": problem}).encode()
+        self.send_response(HTTPStatus.OK if problem is None else HTTPStatus.CONFLICT)
+        self.send_header("Content-Type", CONTENT_TYPES[".json"])
+        self.send_header("Content-Length", str(len(answer)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(answer)
+
+    def _same_origin(self) -> bool:
+        """A POST from a page of this display (or a client that sends no Origin: a script
+        that holds the token)."""
+        origin = self.headers.get("Origin")
+        if origin is None:
+            return True
+        return host_of(urlsplit(origin).netloc) == host_of(self.headers.get("Host", ""))
 
     def _meant_for_us(self) -> bool:
         host = host_of(self.headers.get("Host", ""))
@@ -276,10 +365,11 @@ def serve(
     *,
     names: frozenset[str] = frozenset(),
     store: Path | None = None,
+    private: PrivateDesk | None = None,
 ) -> tuple[DisplayServer, threading.Thread]:
     """Starts serving in a daemon thread; raises OSError when it cannot listen. Port 0 picks
     a free port (server.port says which). Stop with server.shutdown(); server.server_close()."""
-    server = DisplayServer((host, port), config, names=names, store=store)
+    server = DisplayServer((host, port), config, names=names, store=store, private=private)
     thread = threading.Thread(target=server.serve_forever, name="companion-display", daemon=True)
     thread.start()
     return server, thread

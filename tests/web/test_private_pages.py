@@ -1,0 +1,235 @@
+"""Each side's private page (companion/table/private_pages.py, /side/<token>): only its token
+gets the side's view, a new token for every game, an action from it plays for that side only,
+and no other page, nor the stream, receives what it shows. In headless Chromium, the page of a
+MemWars side shows the face-down counters it may look at (house rule mw.counters.ownerCanPeek)
+and follows the game move by move."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import queue
+import random
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.games import find_plugin, plugin_names
+from companion.session import Referee
+from companion.store import Store
+from companion.table.private_pages import PrivateDesk, only_yours, side_token, table_secret
+from companion.table.wiring import parts_of
+from companion.web.server import DisplayConfig, DisplayServer, serve
+
+SECRET = b"s" * 32
+COMPETITIVE = {
+    "sides": [{"name": "Ada"}, {"name": "Bo"}],
+    "mode": "standard",
+    "quadrants": [1],
+    "topology": {"kind": "competitive"},
+    "house_rules": {"mw.counters.ownerCanPeek": True},
+    "seed": 8,
+}
+
+
+def _get(url: str) -> tuple[int, Any]:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as answer:
+            body = answer.read()
+            kind = answer.headers.get("Content-Type", "")
+            return answer.status, json.loads(body) if "json" in kind else body.decode()
+    except urllib.error.HTTPError as err:
+        return err.code, None
+
+
+def _post(url: str, data: Any, origin: str | None = None) -> tuple[int, Any]:
+    body = json.dumps(data).encode()
+    request = urllib.request.Request(url, data=body, method="POST")
+    request.add_header("Content-Type", "application/json")
+    if origin is not None:
+        request.add_header("Origin", origin)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as err:
+        payload = err.read()
+        return err.code, json.loads(payload) if payload.startswith(b"{") else None
+
+
+class GameThread:
+    """The game's own thread, as the app's clock is: jobs a phone's request hands over wait
+    in a queue until the test, on the thread that owns the store, runs them."""
+
+    def __init__(self) -> None:
+        self.jobs: queue.Queue[Callable[[], None]] = queue.Queue()
+
+    def call_soon(self, job: Callable[[], None]) -> None:
+        self.jobs.put(job)
+
+    def while_running(self, request: Callable[[], Any]) -> Any:
+        """Runs `request` on another thread, playing the jobs it hands over meanwhile."""
+        result: list[Any] = []
+        asking = threading.Thread(target=lambda: result.append(request()))
+        asking.start()
+        while asking.is_alive():
+            with contextlib.suppress(queue.Empty):
+                self.jobs.get(timeout=0.05)()
+        return result[0]
+
+
+@dataclass
+class Table:
+    referee: Referee
+    desk: PrivateDesk
+    server: DisplayServer
+    game: GameThread
+
+
+@pytest.fixture()
+def table(tmp_path: Path) -> Iterator[Table]:
+    """A competitive MemWars game at the counters' placement, its sides' pages served."""
+    with Store.open(tmp_path / "games.sqlite3") as store:
+        referee = Referee.start(store, "memwars", COMPETITIVE, {}, title="peek")
+        plugin = find_plugin("memwars")
+        rng = random.Random(2)
+        while "place_counter" not in (getattr(referee.expected(), "actions", None) or ()):
+            referee.submit(plugin.random_action(referee.state, rng))
+        for _ in range(4):  # some counters down, face down
+            referee.submit(plugin.random_action(referee.state, rng))
+        desk = PrivateDesk(SECRET)
+        game_thread = GameThread()
+        put_down = desk.attach(parts_of(referee, call_soon=game_thread.call_soon))
+        server, thread = serve("127.0.0.1", 0, DisplayConfig(broker=""), private=desk)
+        try:
+            yield Table(referee, desk, server, game_thread)
+        finally:
+            put_down()
+            server.shutdown()
+            server.server_close()
+            thread.join(5)
+
+
+def test_each_sides_page_has_its_view_and_no_other_token_opens_one(
+    table: Table,
+) -> None:
+    referee, desk, server = table.referee, table.desk, table.server
+    links = desk.links(server.url)
+    assert [name for name, _ in links] == ["Ada", "Bo"]
+    engine = referee.engine
+    for side, (_name, url) in enumerate(links):
+        status, page = _get(url + "/view.json")
+        assert status == 200 and page["side"] == side
+        assert page["view"] == json.loads(json.dumps(engine.view(referee.state, side)))
+        # Another side's face-down counters stay hidden on this side's page.
+        for place in page["view"]["places"]:
+            for counter in place["counters"]:
+                if not counter["face_up"]:
+                    assert (counter["value"] is None) == (counter["owner"] != side)
+        status, html = _get(url)
+        assert status == 200 and "Only you see" in html
+    base = server.url.rstrip("/")
+    for wrong in ("nothing", links[0][1].rsplit("/", 1)[1][:-1] + "x", ""):
+        assert _get(f"{base}/side/{wrong}/view.json")[0] == 404
+    assert _get(f"{base}/side/{links[0][1].rsplit('/', 1)[1]}/../config.json")[0] in (404, 200)
+
+
+def test_tokens_are_new_for_every_game_and_side_and_kept_for_the_same_game() -> None:
+    tokens = {
+        side_token(SECRET, game, "2026-11-27T10:00:00Z", side) for game in (1, 2) for side in (0, 1)
+    }
+    assert len(tokens) == 4
+    assert side_token(SECRET, 1, "t", 0) == side_token(SECRET, 1, "t", 0)
+    assert side_token(SECRET, 1, "t", 0) != side_token(b"o" * 32, 1, "t", 0)
+    assert side_token(SECRET, 1, "t", 0) != side_token(SECRET, 1, "u", 0)  # a store made anew
+
+
+def test_the_tables_secret_is_made_once_and_private(tmp_path: Path) -> None:
+    first = table_secret(tmp_path)
+    assert table_secret(tmp_path) == first and len(first) >= 32
+    assert (tmp_path / "private-pages.key").stat().st_mode & 0o077 == 0
+
+
+def test_an_action_from_a_page_plays_for_its_side_only(
+    table: Table,
+) -> None:
+    referee, desk, server = table.referee, table.desk, table.server
+    (_ada, ada_url), (_bo, bo_url) = desk.links(server.url)
+    expected = referee.expected()
+    assert expected is not None and "place_counter" in expected.actions
+    side = expected.actor
+    mine, theirs = (ada_url, bo_url) if side == 0 else (bo_url, ada_url)
+    place = expected.places[0]
+    in_hand = referee.engine.view(referee.state, side)["sides"][side]["counter_values_in_hand"]
+    action = {"type": "place_counter", "side": side, "place": place, "value": in_hand[0]}
+    before = referee.seq
+    # The other side's page may not play this side's move.
+    status, answer = _post(theirs + "/action", action)
+    assert status == 409 and "only" in answer["problem"] and referee.seq == before
+    # A page of another site may not post at all.
+    assert _post(mine + "/action", action, origin="http://evil.example")[0] == 403
+    for bad in ([1, 2], {"type": "nonsense", "side": side}):
+        status, answer = _post(mine + "/action", bad)
+        assert status == 409 and answer["problem"]
+    status, answer = table.game.while_running(lambda: _post(mine + "/action", action))
+    assert (status, answer) == (200, {"ok": True, "problem": None})
+    assert referee.seq == before + 1
+
+
+def test_a_page_waiting_for_the_next_move_gets_it_when_it_is_made(
+    table: Table,
+) -> None:
+    referee, desk, server = table.referee, table.desk, table.server
+    url = desk.links(server.url)[0][1]
+    seq = referee.seq
+    got: list[Any] = []
+    waiter = threading.Thread(target=lambda: got.append(_get(f"{url}/view.json?after={seq}")))
+    waiter.start()
+    referee.submit(find_plugin("memwars").random_action(referee.state, random.Random(5)))
+    waiter.join(30)
+    assert got and got[0][0] == 200 and got[0][1]["seq"] == seq + 1
+
+
+def test_only_yours_lists_what_the_spectator_does_not_see() -> None:
+    mine = {"viewer": 0, "sides": [{"name": "Ada", "hand": [5, 3]}, {"name": "Bo", "hand": None}]}
+    public = {
+        "viewer": "spectator",
+        "sides": [{"name": "Ada", "hand": None}, {"name": "Bo", "hand": None}],
+    }
+    assert only_yours(mine, public) == [{"what": "Hand", "value": "5, 3"}]
+
+
+@settings(max_examples=8, deadline=None)
+@given(game=st.sampled_from(plugin_names()), seed=st.integers(0, 1000), moves=st.integers(0, 30))
+def test_no_page_holds_more_than_its_sides_view(
+    game: str, seed: int, moves: int, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Whatever the game and the moment: a side's page is its own view, what it shows alone
+    is in that view, and the desk serves no other viewer's."""
+    plugin = find_plugin(game)
+    with Store.open(tmp_path_factory.mktemp("private") / "games.sqlite3") as store:
+        referee = Referee.start(store, game, plugin.example_setups()[0], {}, title="t")
+        rng = random.Random(seed)
+        for _ in range(moves):
+            if referee.is_over:
+                break
+            referee.submit(plugin.random_action(referee.state, rng))
+        desk = PrivateDesk(SECRET)
+        put_down = desk.attach(parts_of(referee))
+        for page in desk.sides():
+            shown = desk.page(page.token)
+            assert shown is not None
+            view = json.loads(json.dumps(referee.engine.view(referee.state, page.side)))
+            assert json.loads(json.dumps(shown["view"])) == view
+            flat = json.dumps(view)
+            for secret in shown["secrets"]:
+                assert all(part.strip() in flat for part in secret["value"].split(","))
+        put_down()
+        assert all(desk.page(page.token) is None for page in desk.sides()) and not desk.sides()
