@@ -155,7 +155,7 @@ class PrivateDesk:
         drawing = plugin.drawing(view) if plugin is not None else None
         expected = engine.expected(state)
         return {
-            "game": engine.name,
+            "game": plugin.title if plugin is not None else engine.name,
             "side": page.side,
             "name": page.name,
             "seq": referee.seq,
@@ -204,25 +204,40 @@ class PrivateDesk:
         return outcome[0]
 
 
-def only_yours(view: Any, public: Any, path: tuple[str, ...] = ()) -> list[dict[str, str]]:
+def only_yours(
+    view: Any, public: Any, items: tuple[str, ...] = (), key: str = ""
+) -> list[dict[str, str]]:
     """What a side's view holds that the spectator view does not, each as a line the page
-    shows: what it is (from the key's name) and its value."""
+    shows: what it is (the items it is in and its key's name: "Place 8 · value", "Ada ·
+    counter values in hand") and its value."""
     if isinstance(view, Mapping) and isinstance(public, Mapping):
         found: list[dict[str, str]] = []
-        for key, value in view.items():
-            if key != "viewer":
-                found += only_yours(value, public.get(key), (*path, str(key)))
+        for name, value in view.items():
+            if name != "viewer":
+                found += only_yours(value, public.get(name), items, str(name))
         return found
     if isinstance(view, list) and isinstance(public, list) and len(view) == len(public):
         found = []
-        for index, (mine, theirs) in enumerate(zip(view, public, strict=True)):
-            found += only_yours(mine, theirs, (*path, str(index)))
+        for mine, theirs in zip(view, public, strict=True):
+            label = _item(mine)
+            found += only_yours(mine, theirs, (*items, label) if label else items, key)
         return found
     if view == public or view is None:
         return []
-    words = [part for part in path if not part.isdigit()][-1:] or ["value"]
-    what = words[0].replace("_", " ")
+    what = " · ".join([*items, key.replace("_", " ")] if key else items) or "value"
     shown = ", ".join(map(str, view)) if isinstance(view, list) else str(view)
     return [{"what": what[:1].upper() + what[1:], "value": shown}]
+
+
+def _item(item: Any) -> str:
+    """How an item of a list is called: by its name, or its place or number ('' when it
+    has none)."""
+    if isinstance(item, Mapping):
+        if isinstance(item.get("name"), str):
+            return str(item["name"])
+        for key in ("place", "number"):
+            if isinstance(item.get(key), int | str):
+                return f"{key} {item[key]}"
+    return ""
 
 

@@ -203,7 +203,7 @@ def test_only_yours_lists_what_the_spectator_does_not_see() -> None:
         "viewer": "spectator",
         "sides": [{"name": "Ada", "hand": None}, {"name": "Bo", "hand": None}],
     }
-    assert only_yours(mine, public) == [{"what": "Hand", "value": "5, 3"}]
+    assert only_yours(mine, public) == [{"what": "Ada · hand", "value": "5, 3"}]
 
 
 @settings(max_examples=8, deadline=None)
@@ -233,3 +233,34 @@ def test_no_page_holds_more_than_its_sides_view(
                 assert all(part.strip() in flat for part in secret["value"].split(","))
         put_down()
         assert all(desk.page(page.token) is None for page in desk.sides()) and not desk.sides()
+
+
+def test_a_phone_sees_its_sides_secrets_and_follows_the_game(
+    table: Table, page: Any, shots: Path
+) -> None:
+    """Headless Chromium at a phone's size on Ada's page: her counters still in hand and the
+    ones she laid face down, which Bo's page and the spectators never see; a move at the
+    table shows without a reload."""
+    referee, desk = table.referee, table.desk
+    (_name, ada_url), (_other, bo_url) = desk.links(table.server.url)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(ada_url)
+    page.wait_for_selector("#secrets dt")
+    assert page.inner_text("#title").startswith("Ada")
+    mine = referee.engine.view(referee.state, 0)["sides"][0]["counter_values_in_hand"]
+    secrets = page.inner_text("#secrets")
+    assert ", ".join(map(str, mine)) in secrets
+    page.screenshot(path=str(shots / "side-page-phone.png"), full_page=True)
+    referee.submit(find_plugin("memwars").random_action(referee.state, random.Random(1)))
+    expected = referee.expected()
+    assert expected is not None
+    # The page hears of the move by itself: no reload.
+    page.wait_for_function(
+        "prompt => document.getElementById('prompt').textContent.endsWith(prompt)",
+        arg=expected.prompt,
+    )
+    page.goto(bo_url)
+    page.wait_for_selector("#secrets dt")
+    theirs = referee.engine.view(referee.state, 1)["sides"][1]["counter_values_in_hand"]
+    assert page.inner_text("#title").startswith("Bo")
+    assert ", ".join(map(str, theirs)) in page.inner_text("#secrets")
