@@ -100,6 +100,8 @@ def run_app(args: AppOptions) -> int:
         app.setup = setup
         if streaming is not None:
             on_air = streaming
+            app.private_links = on_air.private_links
+            app.private_opened = lambda: set(on_air.private.opened)
             app.on_alerts.append(lambda alerts: stream_alerts(on_air.stream, alerts))
         if args.gpio:
             wire_gpio(config, app, controller, stack)

@@ -25,7 +25,7 @@ import logging
 import os
 import secrets
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -239,5 +239,3 @@ def _item(item: Any) -> str:
             if isinstance(item.get(key), int | str):
                 return f"{key} {item[key]}"
     return ""
-
-

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from importlib import import_module
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,7 @@ from companion.ui.screens.end import EndScreen
 from companion.ui.screens.enroll import EnrollScreen
 from companion.ui.screens.home import HomeScreen
 from companion.ui.screens.new_game import NewGameScreen
+from companion.ui.screens.phones import PhonesScreen
 from companion.ui.screens.settings import SettingsScreen
 from companion.ui.screens.study import StudyScreen
 
@@ -49,6 +51,7 @@ KV_FILES = (
     "home.kv",
     "new_game.kv",
     "all_options.kv",
+    "phones.kv",
     "end.kv",
     "study.kv",
     "camera.kv",
@@ -120,6 +123,44 @@ class CompanionApp(App):
         """Called once, with no arguments, when the window has drawn its first frame."""
         self.setup: GameSetup | None = None
         """A setup New game opens with (`companion app --setup`)."""
+        self.private_links: Callable[[], list[tuple[str, str]]] = list
+        """Each side's private page of the game in play (the stream's), for Phones."""
+        self.private_opened: Callable[[], set[int]] = set
+        """The sides whose private page a phone has opened."""
+
+    def game_menu(self, leave: Callable[[], None]) -> None:
+        """The live screens' Menu: each side's private page for its phone, or Home (the
+        game stays to be resumed), or back to the game."""
+        from kivy.uix.boxlayout import BoxLayout
+        from kivy.uix.button import Button
+        from kivy.uix.popup import Popup
+
+        content = BoxLayout(orientation="vertical", spacing="8dp")
+        popup = Popup(title="Menu", content=content, size_hint=(0.7, 0.7), auto_dismiss=True)
+        phones = Button(text="Phones: each side's own page", font_size="18sp")
+        phones.disabled = not self.private_links()
+        home = Button(text="Home (the game can be resumed)", font_size="18sp")
+        back = Button(text="Back to the game", font_size="18sp")
+
+        def to_phones(_button: Any) -> None:
+            popup.dismiss(animation=False)
+            assert self.manager is not None
+            screen = self.screen("phones")
+            screen.show_links(self.private_links, self.private_opened, self.manager.current)
+            self.manager.current = "phones"
+
+        def to_home(_button: Any) -> None:
+            popup.dismiss(animation=False)
+            leave()
+
+        phones.bind(on_release=to_phones)
+        home.bind(on_release=to_home)
+        back.bind(on_release=lambda _button: popup.dismiss(animation=False))
+        for button in (phones, home, back):
+            content.add_widget(button)
+        popup.open()
+        self.menu: Any = popup
+        """The menu open now (tests tap its buttons)."""
 
     def notify(self, text: str) -> None:
         """A message over whatever screen is up, until Close (or a touch outside it)."""
@@ -157,6 +198,7 @@ class CompanionApp(App):
             HomeScreen(name="home"),
             NewGameScreen(name="new_game"),
             AllOptionsScreen(name="all_options"),
+            PhonesScreen(name="phones"),
             *(kind(name=kind.NAME) for kind in dict.fromkeys(play_screens.values())),
             EndScreen(name="end"),
             StudyScreen(name="study"),

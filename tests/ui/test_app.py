@@ -722,3 +722,35 @@ def test_study_offers_each_player_what_the_table_saw_them_get_wrong(screen: Scre
     screen.tap(study.ids.good)
     assert len(session.log.reviews(session.deck.id, "Ada")) == len(reviews) + 1
     assert session.log.reviews(session.deck.id) == []  # the table's schedule is its own
+
+
+def test_menu_phones_shows_each_sides_page_as_a_code_for_its_player(screen: Screen) -> None:
+    import cv2
+
+    from companion.table.private_pages import PrivateDesk
+
+    desk = PrivateDesk(b"k" * 32)
+    screen.app.controller.on_game = desk.attach
+    screen.app.private_links = lambda: desk.links("http://192.0.2.7:8080/")
+    screen.app.private_opened = lambda: set(desk.opened)
+    start(screen)
+    screen.tap_text("Menu")
+    screen.tap_text_in(screen.app.menu, "Phones: each side's own page")
+    phones = screen.screen()
+    assert screen.current == "phones"
+    (ann, ann_url), (bo, bo_url) = desk.links("http://192.0.2.7:8080/")
+    assert (ann, bo) == ("Ann", "Bo")
+    assert phones.who.startswith("Ann") and phones.url == ann_url
+    # The code on the screen is the page's address.
+    image = cv2.imread(phones.qr)
+    assert cv2.QRCodeDetector().detectAndDecode(image)[0] == ann_url
+    assert "Only this side's player" in phones.note
+    screen.shot("phones-first-side")
+    token = ann_url.rsplit("/", 1)[1]
+    assert desk.page(token) is not None  # Ann's phone opens her page
+    screen.frames(40)  # the screen looks again twice a second
+    assert "Ann's page is open" in phones.note
+    screen.tap(phones.ids.next)
+    assert phones.who.startswith("Bo") and phones.url == bo_url
+    screen.tap(phones.ids.back)
+    assert screen.current == "live"

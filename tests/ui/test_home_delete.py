@@ -13,6 +13,7 @@ from .test_app import start, through_setup
 
 def leave_for_home(screen: Screen) -> HomeScreen:
     screen.tap_text("Menu")
+    screen.tap_text_in(screen.app.menu, "Home (the game can be resumed)")
     assert screen.current == "home"
     home: HomeScreen = screen.screen()
     return home

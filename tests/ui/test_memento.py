@@ -124,6 +124,7 @@ def test_a_game_between_people_is_resumed_from_home(screen: Screen) -> None:
         tap_path(screen, play, rng)
     game_id, seq = play.referee.game_id, play.referee.seq
     screen.tap_text("Menu")
+    screen.tap_text_in(screen.app.menu, "Home (the game can be resumed)")
     assert screen.current == "home"
     screen.tap_text(screen.screen().resume_text)
     assert screen.current == "touch_live"

@@ -23,6 +23,8 @@ class Companion(Protocol):
 
     def screen(self, name: str) -> Any: ...
 
+    def game_menu(self, leave: Any) -> None: ...
+
 
 class AppScreen(Screen):
     """A screen of the companion app; `companion` is set when the app builds it."""
@@ -49,3 +51,10 @@ class PlayScreen(AppScreen):
 
     def show_clocks(self) -> None:
         """Redraws the clocks, a few times a second; a game without clocks has none."""
+
+    def leave(self) -> None:
+        """Home, the game staying in the store to be resumed."""
+
+    def menu(self) -> None:
+        """The Menu button: each side's phone page, Home, or back to the game."""
+        self.companion.game_menu(self.leave)
