@@ -22,6 +22,7 @@ from companion.games.contract import JSON, Action, Event, GameEngine
 from companion.games.drawing import Drawing
 from companion.games.house_rules import HouseRule
 from companion.games.options import GameOption
+from companion.games.private_inputs import PrivateInput
 from companion.games.touch import TouchRules
 from companion.games.verdicts import Verdict
 
@@ -130,6 +131,12 @@ class GamePlugin(Protocol):
         """What the table showed each side knew, or did not, of a card (a fact stated
         wrongly, a challenge lost, a bluff), from a game's setup and its events with the
         action each followed; none for a game played without cards."""
+        ...
+
+    def private_inputs(self, state: Any, side: int) -> Sequence[PrivateInput]:
+        """The actions `side` may send now from its own page that carry what the others must
+        not see (companion/games/private_inputs.py); none for a game whose every move is
+        made in the open."""
         ...
 
     def example_setups(self) -> Sequence[JSON]:

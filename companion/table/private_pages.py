@@ -164,6 +164,9 @@ class PrivateDesk:
             "board": list(plugin.text_board(view)) if plugin is not None else [],
             "drawing": drawing.to_dict() if drawing is not None else None,
             "yours": expected is not None and expected.actor == page.side,
+            "inputs": (
+                [i.to_dict() for i in plugin.private_inputs(state, page.side)] if plugin else []
+            ),
             "prompt": expected.prompt if expected is not None else "The game is over.",
         }
 

@@ -743,6 +743,7 @@ def test_menu_phones_shows_each_sides_page_as_a_code_for_its_player(screen: Scre
     assert phones.who.startswith("Ann") and phones.url == ann_url
     # The code on the screen is the page's address.
     image = cv2.imread(phones.qr)
+    assert image is not None
     assert cv2.QRCodeDetector().detectAndDecode(image)[0] == ann_url
     assert "Only this side's player" in phones.note
     screen.shot("phones-first-side")

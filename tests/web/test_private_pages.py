@@ -74,6 +74,11 @@ class GameThread:
     def call_soon(self, job: Callable[[], None]) -> None:
         self.jobs.put(job)
 
+    def run_waiting(self) -> None:
+        """Runs the jobs handed over so far."""
+        while not self.jobs.empty():
+            self.jobs.get()()
+
     def while_running(self, request: Callable[[], Any]) -> Any:
         """Runs `request` on another thread, playing the jobs it hands over meanwhile."""
         result: list[Any] = []
@@ -259,6 +264,28 @@ def test_a_phone_sees_its_sides_secrets_and_follows_the_game(
         "prompt => document.getElementById('prompt').textContent.endsWith(prompt)",
         arg=expected.prompt,
     )
+    # The counter's value is chosen on the phone, out of the others' sight.
+    expected = referee.expected()
+    assert expected is not None and expected.actions == ("place_counter",)
+    mover_url = ada_url if expected.actor == 0 else bo_url
+    page.goto(mover_url)
+    page.wait_for_selector("form.side-input select[name=value]")
+    values = [o.inner_text() for o in page.query_selector_all("select[name=value] option")]
+    in_hand = sorted(set(referee.state.sides[expected.actor].counters_left), reverse=True)
+    assert values == [str(v) for v in in_hand]
+    page.select_option("select[name=value]", index=len(values) - 1)
+    page.screenshot(path=str(shots / "side-page-counter.png"), full_page=True)
+    before = referee.seq
+    page.click("form.side-input button")
+    for _ in range(200):  # the game's thread is this one: it plays what the page sent
+        table.game.run_waiting()
+        if referee.seq > before:
+            break
+        page.wait_for_timeout(50)
+    assert referee.seq == before + 1
+    (_seq, _t, sent), *_ = reversed(referee.store.actions(referee.game_id))
+    assert sent["side"] == expected.actor and sent["value"] == in_hand[-1]
+    assert page.inner_text("#problem") == ""
     page.goto(bo_url)
     page.wait_for_selector("#secrets dt")
     theirs = referee.engine.view(referee.state, 1)["sides"][1]["counter_values_in_hand"]

@@ -13,6 +13,7 @@ from companion.games.drawing import Drawing
 from companion.games.house_rules import HouseRule
 from companion.games.options import GameOption
 from companion.games.plugin import Narrator
+from companion.games.private_inputs import PrivateInput
 from companion.games.verdicts import Verdict
 
 
@@ -65,6 +66,9 @@ class MemPlugin:
 
     def verdicts(self, setup: JSON, events: Sequence[tuple[int, Event]]) -> Sequence[Verdict]:
         return ()  # played without cards: nothing to study
+
+    def private_inputs(self, state: Any, side: int) -> Sequence[PrivateInput]:
+        return ()  # every move is made in the open
 
     def example_setups(self) -> Sequence[JSON]:
         two = [{"name": "Ada"}, {"name": "Bo"}]

@@ -12,6 +12,7 @@ from companion.games.drawing import Drawing
 from companion.games.house_rules import HouseRule
 from companion.games.options import GameOption
 from companion.games.plugin import Narrator
+from companion.games.private_inputs import PrivateInput
 from companion.games.touch import TouchRules
 from companion.games.verdicts import Verdict
 
@@ -62,6 +63,9 @@ class MementoPlugin:
 
     def verdicts(self, setup: JSON, events: Sequence[tuple[int, Event]]) -> Sequence[Verdict]:
         return ()  # played without cards: nothing to study
+
+    def private_inputs(self, state: Any, side: int) -> Sequence[PrivateInput]:
+        return ()  # every move is made in the open
 
     def example_setups(self) -> Sequence[JSON]:
         names = [{"name": n} for n in ("Ada", "Bo", "Cy", "Di")]

@@ -13,6 +13,7 @@ from companion.games.drawing import Drawing
 from companion.games.house_rules import HouseRule
 from companion.games.options import GameOption
 from companion.games.plugin import Narrator
+from companion.games.private_inputs import InputField, PrivateInput
 from companion.games.verdicts import Verdict
 
 
@@ -78,6 +79,27 @@ class MemWarsPlugin:
         from companion.games.memwars.verdicts import verdicts
 
         return verdicts(setup, events)
+
+    def private_inputs(self, state: Any, side: int) -> Sequence[PrivateInput]:
+        from companion.games.memwars.engine import expected
+
+        # A competitive counter's value is the only move a side makes in secret (MW-T5).
+        expectation = expected(state)
+        if expectation is None or expectation.actor != side:
+            return ()
+        if "place_counter" not in expectation.actions:
+            return ()
+        values = sorted(set(state.sides[side].counters_left), reverse=True)
+        return (
+            PrivateInput(
+                "place_counter",
+                "Lay it face down",
+                (
+                    InputField("place", "Place", tuple((str(p), p) for p in expectation.places)),
+                    InputField("value", "Counter", tuple((str(v), v) for v in values)),
+                ),
+            ),
+        )
 
     def example_setups(self) -> Sequence[JSON]:
         two = [{"name": "Ada"}, {"name": "Bo"}]

@@ -30,9 +30,74 @@ function show(page) {
     secrets.append(term, value);
   }
   $("secrets-box").hidden = !(page.secrets && page.secrets.length);
+  showInputs(page);
   $("drawing").hidden = !page.drawing;
   shapes.update(page.view, {}, page.drawing);
   $("board").textContent = (page.board || []).join("\n");
+}
+
+// The moves this side makes in secret: a form each, sent to the table as this side's.
+function showInputs(page) {
+  const box = $("inputs");
+  const key = JSON.stringify(page.inputs || []);
+  if (box.dataset.key === key) return; // unchanged: keep what the player is choosing
+  box.dataset.key = key;
+  box.replaceChildren();
+  for (const input of page.inputs || []) {
+    const form = document.createElement("form");
+    form.className = "side-input";
+    const fields = [];
+    for (const field of input.fields) {
+      const label = document.createElement("label");
+      label.textContent = field.label;
+      let control;
+      if (field.choices.length) {
+        control = document.createElement("select");
+        field.choices.forEach((choice, index) => {
+          const option = document.createElement("option");
+          option.value = String(index);
+          option.textContent = choice.text;
+          control.append(option);
+        });
+      } else {
+        control = document.createElement("input");
+        control.type = "text";
+        control.autocomplete = "off";
+      }
+      control.name = field.name;
+      label.append(control);
+      form.append(label);
+      fields.push([field, control]);
+    }
+    const send = document.createElement("button");
+    send.type = "submit";
+    send.textContent = input.label;
+    form.append(send);
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const action = { type: input.action, side: page.side };
+      for (const [field, control] of fields) {
+        action[field.name] = field.choices.length
+          ? field.choices[Number(control.value)].value
+          : control.value;
+      }
+      send.disabled = true;
+      try {
+        const answer = await fetch(`${base}/action`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify(action),
+        });
+        const said = await answer.json();
+        $("problem").textContent = said.ok ? "" : said.problem;
+      } catch (error) {
+        $("problem").textContent = "not sent: the table did not answer";
+      } finally {
+        send.disabled = false;
+      }
+    });
+    box.append(form);
+  }
 }
 
 async function follow() {
