@@ -53,9 +53,11 @@ class Mosquitto(Closing):
         port: int | None = None,
         users: tuple[tuple[str, str], ...] = (),
         settings: tuple[str, ...] = (),
+        bridge: tuple[str, ...] = (),
     ) -> None:
         """`password` is one user's login; `users` more of them. `settings` are more lines
-        for the configuration's global section (max_packet_size, say)."""
+        for the configuration's global section (max_packet_size, say); `bridge` a bridge
+        section (`connection ...` and its lines), written last."""
         binary = find_mosquitto()
         if binary is None:
             raise MosquittoError("mosquitto is not installed (Debian: apt-get install mosquitto)")
@@ -94,6 +96,7 @@ class Mosquitto(Closing):
                 f"keyfile {self.dir / 'server.key'}",
                 *auth,
             ]
+        lines += bridge
         config = self.dir / "mosquitto.conf"
         config.write_text("\n".join(lines) + "\n")
         self._binary = binary
