@@ -39,6 +39,7 @@ from companion.games.options import BadOption, GameOption, check_options, option
 from companion.store import Store
 from companion.table.choices import Players
 from companion.table.play import seat_of
+from vision.common.files import parsing, read_input_text, write_atomically
 
 NONE = "none"
 """How a file says a value the rule book leaves empty (None)."""
@@ -112,22 +113,12 @@ def parse_setup(data: Mapping[str, Any], where: str) -> GameSetup:
 
 def read_setup(path: Path) -> GameSetup:
     """A setup file; any problem is one UserError naming the file."""
-    try:
-        if path.stat().st_size > MAX_BYTES:
-            raise UserError(f"{path}: too large for a setup file")
-        text = path.read_bytes().decode("utf-8")
-    except FileNotFoundError:
-        raise UserError(f"{path}: no such setup file") from None
-    except IsADirectoryError:
-        raise UserError(f"{path}: is a folder, not a setup file") from None
-    except UnicodeDecodeError:
-        raise UserError(f"{path}: not a text file (UTF-8)") from None
-    except OSError as err:
-        raise UserError(f"{path}: cannot be read ({err.strerror})") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise UserError(f"{path}: not TOML: {err}") from None
+    text = read_input_text(path, "setup file", limit=MAX_BYTES)
+    with parsing(str(path), "setup file"):
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as err:
+            raise UserError(f"not TOML: {err}", where=str(path)) from None
     return parse_setup(data, str(path))
 
 
@@ -198,10 +189,7 @@ def save_setup(setup: GameSetup, name: str) -> Path:
     name = name.strip()
     path = setups_dir() / file_name(name)
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = setup_text(replace(setup, name=name))
-    partial = path.with_suffix(".toml.partial")
-    partial.write_text(text, encoding="utf-8")
-    partial.replace(path)
+    write_atomically(path, setup_text(replace(setup, name=name)).encode("utf-8"))
     return path
 
 

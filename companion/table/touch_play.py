@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import logging
 import random
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -40,6 +39,7 @@ from companion.games.touch import (
 )
 from companion.session import Notification, Referee
 from companion.table.listeners import Listeners
+from companion.table.searching import search_aside
 from companion.table.views import EndView, TakebackView, names_in
 
 log = logging.getLogger(__name__)
@@ -190,15 +190,13 @@ class TouchPlay:
         rng = random.Random(f"{self.referee.game_id}:{self.referee.seq}")
         self._tell()
 
-        def search() -> None:
-            try:
-                action: Action | None = self.rules.opponent_move(state, strength, rng)
-            except Exception:
-                log.warning("the companion's search failed", exc_info=True)
-                action = None
-            self._call_soon(lambda: self._companion_moved(position, action))
-
-        threading.Thread(target=search, name="companion-move", daemon=True).start()
+        search_aside(
+            lambda: self.rules.opponent_move(state, strength, rng),
+            lambda action: self._companion_moved(position, action),
+            self._call_soon,
+            "companion-move",
+            failed=None,
+        )
         return True
 
     def _companion_moved(self, position: int, action: Action | None) -> None:
@@ -218,16 +216,14 @@ class TouchPlay:
         position, state = self._position, self.state
         self._thinking = position
 
-        def search() -> None:
-            try:
-                found: Hint | None = self.rules.hint(state)
-            except Exception:
-                log.warning("the hint search failed", exc_info=True)
-                found = None
-            self._call_soon(lambda: self._hinted(position, found))
-
         self._tell()
-        threading.Thread(target=search, name="hint", daemon=True).start()
+        search_aside(
+            lambda: self.rules.hint(state),
+            lambda found: self._hinted(position, found),
+            self._call_soon,
+            "hint",
+            failed=None,
+        )
 
     def _hinted(self, position: int, hint: Hint | None) -> None:
         if self._thinking == position:

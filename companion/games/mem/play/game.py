@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import logging
 import random
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -77,6 +76,7 @@ from companion.games.mem.table import (
 from companion.session import Notification, Referee
 from companion.store import replayed
 from companion.table.listeners import Listeners
+from companion.table.searching import search_aside
 from companion.table.views import NO_CAMERA, WATCHING, AlertView, CameraStatus, EndView
 
 log = logging.getLogger(__name__)
@@ -394,15 +394,13 @@ class MemPlay:
         self._thinking = position
         self._tell()
 
-        def search() -> None:
-            try:
-                action = companion_action(state, strength, rng)
-            except Exception:
-                log.warning("the companion's search failed", exc_info=True)
-                action = None
-            self._call_soon(lambda: self._companion_moved(position, action))
-
-        threading.Thread(target=search, name="companion-move", daemon=True).start()
+        search_aside(
+            lambda: companion_action(state, strength, rng),
+            lambda action: self._companion_moved(position, action),
+            self._call_soon,
+            "companion-move",
+            failed=None,
+        )
         return True
 
     def _companion_moved(self, position: int, action: Action | None) -> None:
@@ -438,16 +436,13 @@ class MemPlay:
         self._hint = None
         self._tell()
 
-        def search() -> None:
-            try:
-                action = best_action(state, budget=budget).action
-                found = hint_marks(state, action)
-            except Exception:
-                log.warning("the hint search failed", exc_info=True)
-                found = HintMarks("No hint: the search failed.")
-            self._call_soon(lambda: self._hinted(position, found))
-
-        threading.Thread(target=search, name="mem-hint", daemon=True).start()
+        search_aside(
+            lambda: hint_marks(state, best_action(state, budget=budget).action),
+            lambda found: self._hinted(position, found),
+            self._call_soon,
+            "hint",
+            failed=HintMarks("No hint: the search failed."),
+        )
 
     def _hinted(self, position: int, found: HintMarks) -> None:
         if self._hinting == position:
