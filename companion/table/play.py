@@ -136,9 +136,7 @@ class AtTheTable:
             on_lost=lambda why: call_soon(lambda: lost(why)),
             initial=initial,
             on_unsure=(lambda zones: call_soon(lambda: unsure(zones))) if unsure else None,
-            on_counters=(
-                (lambda board: call_soon(lambda: counters(board))) if counters else None
-            ),
+            on_counters=((lambda board: call_soon(lambda: counters(board))) if counters else None),
             colours=colours,
         )
         if isinstance(watch, NotStarted):
