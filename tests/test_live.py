@@ -10,6 +10,7 @@ import pytest
 from companion.games.memwars.board_pieces import PieceColours, counters_on_board
 from companion.games.memwars.play.live import LiveGame, LiveView
 from companion.games.memwars.state import Phase
+from companion.launch.app import stream_alerts
 from companion.session import Referee
 from companion.store import Store
 from companion.table.views import AlertView
@@ -173,6 +174,14 @@ def test_a_refused_takeback_changes_nothing(game_store: Store) -> None:
     assert live.decide("decline") is None
 
 
+class SentAlerts:
+    def __init__(self, sent: list[tuple[str, str, str | None]]) -> None:
+        self.sent = sent
+
+    def alert(self, text: str, level: str = "warning", rule: str | None = None) -> None:
+        self.sent.append((text, level, rule))
+
+
 def placed(live: LiveGame) -> None:
     """Competitive placement by touch, one counter a place: each side lays its next counter
     on the first free place."""
@@ -212,6 +221,10 @@ def test_a_face_down_counter_turned_up_holds_the_game_without_saying_its_value(
     assert [r.getMessage() for r in caplog.records if "alert" in r.getMessage()] == [
         f"game {game}: table alert on {zone} (MW-T5)"
     ]
+    # The stream, spectator-safe, gets the same words.
+    sent: list[tuple[str, str, str | None]] = []
+    stream_alerts(SentAlerts(sent), view.alerts)
+    assert sent == [(alert.text, "warning", "MW-T5")]
     assert live.decide("claim", 20) is not None  # held
     live.counters_seen(laid)  # turned back
     assert not live.view().held

@@ -341,7 +341,7 @@ class LiveGame:
             buttons = tuple(replace(b, needs_place=False) for b in buttons)
         return LiveView(
             title=self.title,
-            prompt=expectation.prompt if expectation is not None else "The game is over.",
+            prompt=_prompt(expectation.prompt if expectation else "The game is over.", located),
             actor=actor,
             buttons=buttons,
             places=(located,) if located else expectation.places if expectation else (),
@@ -532,6 +532,12 @@ class LiveGame:
             if seq:
                 history.append(self._scores(state))
         return history, state
+
+
+def _prompt(prompt: str, located: int) -> str:
+    if not located:
+        return prompt
+    return f"{prompt} The crystal on place {located} gives the answer's place."
 
 
 def _said(note: Notification) -> str:
