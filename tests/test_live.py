@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
-from companion.games.memwars.board_pieces import PieceColours
+import pytest
+
+from companion.games.memwars.board_pieces import PieceColours, counters_on_board
 from companion.games.memwars.play.live import LiveGame, LiveView
+from companion.games.memwars.state import Phase
+from companion.launch.app import stream_alerts
 from companion.session import Referee
 from companion.store import Store
 from companion.table.views import AlertView
@@ -167,3 +172,97 @@ def test_a_refused_takeback_changes_nothing(game_store: Store) -> None:
     assert view.takeback is None and view.board == {"13": ("red",)}
     assert view.message == "The takeback was refused."
     assert live.decide("decline") is None
+
+
+class SentAlerts:
+    def __init__(self, sent: list[tuple[str, str, str | None]]) -> None:
+        self.sent = sent
+
+    def alert(self, text: str, level: str = "warning", rule: str | None = None) -> None:
+        self.sent.append((text, level, rule))
+
+
+def placed(live: LiveGame) -> None:
+    """Competitive placement by touch, one counter a place: each side lays its next counter
+    on the first free place."""
+    while live.state.phase is Phase.PLACE_COUNTERS:
+        expectation = live.referee.expected()
+        assert expectation is not None
+        side = expectation.actor
+        place = next(p for p in expectation.places if not live.state.places[p].counters)
+        value = live.state.sides[side].counters_left[0]
+        assert live.decide(f"counter-{value}", place) is None
+
+
+def test_a_face_down_counter_turned_up_holds_the_game_without_saying_its_value(
+    game_store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    live, buzzed = start(game_store, topology={"kind": "competitive"})
+    placed(live)
+    laid = counters_on_board(live.state)
+    live.counters_seen(laid)
+    assert not live.view().held
+    zone = next(iter(laid))
+    value = live.state.places[int(zone)].counters[0].value
+    with caplog.at_level(logging.INFO):
+        live.counters_seen({**laid, zone: (value,)})
+    view = live.view()
+    assert view.held
+    (alert,) = view.alerts
+    assert (alert.zone, alert.rule, alert.put_right) == (zone, "MW-T5", False)
+    assert alert.text == (
+        f"place {zone}: a face-down counter was turned face up: face-down counters stay "
+        "hidden until the place is won; turn it back (MW-T5)"
+    )
+    # Nothing said anywhere names the value: the alert buzzed, and one log line that names
+    # the place and the rule only.
+    assert buzzed == [view.alerts]
+    game = live.referee.game_id
+    assert [r.getMessage() for r in caplog.records if "alert" in r.getMessage()] == [
+        f"game {game}: table alert on {zone} (MW-T5)"
+    ]
+    # The stream, spectator-safe, gets the same words.
+    sent: list[tuple[str, str, str | None]] = []
+    stream_alerts(SentAlerts(sent), view.alerts)
+    assert sent == [(alert.text, "warning", "MW-T5")]
+    assert live.decide("claim", 20) is not None  # held
+    live.counters_seen(laid)  # turned back
+    assert not live.view().held
+    assert live.decide("claim", 20) is None
+
+
+def test_counters_the_holder_took_are_table_work_until_taken_off(game_store: Store) -> None:
+    live, _ = start(game_store, topology={"kind": "competitive"})
+    placed(live)
+    laid = counters_on_board(live.state)
+    live.counters_seen(laid)
+    zone = next(iter(laid))
+    live.table_seen({zone: ("red",)})  # the claim, by the camera
+    assert live.decide("decline") is None
+    (alert,) = live.view().alerts
+    assert (alert.zone, alert.rule, alert.put_right) == (zone, "MW-T7", True)
+    assert alert.text == f"place {zone}: the rules took the counters off: take them off (MW-T7)"
+    live.counters_seen({z: v for z, v in laid.items() if z != zone})
+    assert not live.view().held
+    # Taken off another place, not won: against the rules.
+    other = next(z for z in laid if z != zone)
+    live.counters_seen({z: v for z, v in laid.items() if z not in (zone, other)})
+    (alert,) = live.view().alerts
+    assert (alert.zone, alert.rule, alert.put_right) == (other, "MW-T7", False)
+    live.override_all()
+    assert not live.view().held
+
+
+def test_a_review_answer_is_located_by_the_crystal_put_down(game_store: Store) -> None:
+    live, buzzed = start(game_store, mode="review", sides=[{"name": "Ann"}])
+    state = live.state
+    right = state.setup.place_of[state.current_card]
+    live.table_seen({str(right): ("red",)})
+    view = live.view()
+    assert view.located == right and view.places == (right,) and not view.held
+    assert {b.key: b.needs_place for b in view.buttons} == {"right": False, "wrong": False}
+    assert live.decide("right") is None
+    answer = game_store.actions(live.referee.game_id)[-1][2]
+    assert answer == {"type": "answer", "side": 0, "correct": True, "place": right}
+    assert live.view().board[str(right)] == ("red",) and not live.view().held
+    assert buzzed == []

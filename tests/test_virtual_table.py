@@ -11,11 +11,14 @@ from pathlib import Path
 import pytest
 
 from companion.config import Config
+from companion.games.memwars.board_pieces import counters_on_board
 from companion.games.memwars.play.choices import MemWarsChoices
 from companion.games.memwars.play.live import LiveGame
 from companion.games.memwars.play.table import MemWarsPlay
 from companion.games.memwars.play.virtual_table import VirtualTable
+from companion.games.memwars.state import Phase
 from companion.store import Store
+from companion.table.views import AlertView
 from companion.ui.controller import Controller
 from tests.plays import memwars_of
 
@@ -132,5 +135,119 @@ def test_a_side_in_a_colour_past_the_default_set_is_read_by_the_camera(
             assert claim == {"type": "claim", "side": side, "place": place}
             assert live.view().board[str(place)] == (mine,)
             assert not live.view().held and play.table.failed == ""
+        finally:
+            controller.close()
+
+
+def through_the_setup(play: MemWarsPlay, jobs: list[Callable[[], None]]) -> None:
+    """The setup's decisions by touch (the first button each time), competitive counters
+    each laid face down on the first free place; after each, the simulated hands lay the
+    table as the rules have it and the camera reads it back."""
+    live = play.live
+    table = play.table
+    assert table is not None
+    for _ in range(40):
+        if live.state.phase is Phase.PLAY:
+            return
+        expectation = live.referee.expected()
+        assert expectation is not None
+        if "place_counter" in expectation.actions:
+            side = expectation.actor
+            place = next(p for p in expectation.places if not live.state.places[p].counters)
+            value = live.state.sides[side].counters_left[0]
+            assert live.decide(f"counter-{value}", place) is None
+        else:
+            assert live.decide(live.view().buttons[0].key) is None
+        assert jobs_run_until(
+            jobs,
+            lambda: (
+                not jobs
+                and table.committed() == laid(live)
+                and table.committed_counters() == counters_on_board(live.state)
+                and not live.view().held
+            ),
+        ), live.view().alerts
+    raise AssertionError("the setup never ended")
+
+
+def test_counters_turned_or_taken_against_the_rules_hold_the_game_until_put_right(
+    tmp_path: Path,
+) -> None:
+    jobs: list[Callable[[], None]] = []
+    heard: list[tuple[AlertView, ...]] = []
+    with Store.open(tmp_path / "games.sqlite3") as store:
+        controller = Controller(Config(), store, virtual_table=True, call_soon=jobs.append)
+        try:
+            controller.on_alert = heard.append
+            choices = MemWarsChoices(topology="competitive", quadrants=1, seed=3)
+            controller.start("memwars", choices)
+            play = memwars_of(controller)
+            live = play.live
+            table = play.table
+            assert table is not None
+            through_the_setup(play, jobs)
+            laid_down = counters_on_board(live.state)
+            assert len(laid_down) == 6 and table.committed_counters() == laid_down
+            zone = next(iter(laid_down))
+            value = live.state.places[int(zone)].counters[0].value
+            buzzed = len(heard)
+
+            # A hand turns a face-down counter face up: the camera reads its pips.
+            table.lay_counters(zone, (value,))
+            assert jobs_run_until(jobs, lambda: live.view().held)
+            (alert,) = live.view().alerts
+            assert (alert.zone, alert.rule, alert.put_right) == (zone, "MW-T5", False)
+            assert "a face-down counter was turned face up" in alert.text
+            said = alert.text.removeprefix(f"place {zone}: ").removesuffix(" (MW-T5)")
+            assert str(value) not in said
+            assert live.decide("claim", 20) is not None  # held
+            table.lay_counters(zone, (None,))  # turned back
+            assert jobs_run_until(jobs, lambda: not jobs and not live.view().held)
+
+            # A hand takes a counter off a place nobody has won.
+            table.lay_counters(zone, ())
+            assert jobs_run_until(jobs, lambda: live.view().held)
+            (alert,) = live.view().alerts
+            assert (alert.zone, alert.rule, alert.put_right) == (zone, "MW-T7", False)
+            assert alert.text.startswith(f"place {zone}: a face-down counter was taken off")
+            table.lay_counters(zone, (None,))  # put back
+            assert jobs_run_until(jobs, lambda: not jobs and not live.view().held)
+            # Each alert was buzzed, and none named the value.
+            assert len(heard) > buzzed
+            assert all(
+                str(value) not in a.text.split(": ", 1)[1].rsplit(" (", 1)[0]
+                for alerts in heard[buzzed:]
+                for a in alerts
+            )
+            assert table.failed == ""
+        finally:
+            controller.close()
+
+
+def test_a_review_answer_is_located_by_a_crystal_laid_on_the_table(tmp_path: Path) -> None:
+    jobs: list[Callable[[], None]] = []
+    with Store.open(tmp_path / "games.sqlite3") as store:
+        controller = Controller(Config(), store, virtual_table=True, call_soon=jobs.append)
+        try:
+            controller.start("memwars", MemWarsChoices(mode="review", quadrants=1, seed=3))
+            play = memwars_of(controller)
+            live = play.live
+            table = play.table
+            assert table is not None
+            through_the_setup(play, jobs)
+            state = live.state
+            place = state.setup.place_of[state.current_card]
+            # The player lays a crystal where they think the card belongs.
+            play.table_tap(str(place), table.colours[0])
+            assert jobs_run_until(jobs, lambda: live.view().located == place)
+            view = live.view()
+            assert view.places == (place,) and not view.held
+            before = view.seq
+            assert live.decide("right") is None  # the verdict: the place came off the table
+            assert live.view().seq == before + 1
+            answer = store.actions(live.referee.game_id)[-1][2]
+            assert answer == {"type": "answer", "side": 0, "correct": True, "place": place}
+            assert jobs_run_until(jobs, lambda: not jobs and table.committed() == laid(live))
+            assert not live.view().held and table.failed == ""
         finally:
             controller.close()

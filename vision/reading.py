@@ -6,6 +6,7 @@
     reading.hands                     # True while something covers the board
     reading.hand_reasons              # why: (HandReason(RIM_CROSSED, edge=Edge.SOUTH), ...)
     reading.registration.markers_seen # how many fiducials were found
+    counter_names((5, None))          # ('5', 'face-down'): counters as the filter commits them
 
 Colour names are the calibration's (`red`, `blue`, `challenge`, ...). A zone is `occluded`
 when the reader could not see it this frame; its crystals are then not to be trusted.
@@ -13,9 +14,13 @@ when the reader could not see it this frame; its crystals are then not to be tru
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
+
+FACE_DOWN = "face-down"
+"""A counter showing its back, as the filter commits it (and JSON says it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +50,7 @@ class ZoneReading:
         return {
             "crystals": list(self.crystals),
             "confidence": round(self.confidence, 3),
-            "counters": [("face-down" if v is None else v) for v in self.counters],
+            "counters": [(FACE_DOWN if v is None else v) for v in self.counters],
             "occluded": self.occluded,
         }
 
@@ -164,9 +169,33 @@ class ZoneChange:
 
 
 @dataclass(frozen=True, slots=True)
+class CounterChange:
+    """The topology counters on a zone, before and after: values, None face down, in the
+    order of `counter_values`."""
+
+    key: str
+    before: tuple[int | None, ...]
+    after: tuple[int | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class BoardObservation:
     """Changes the temporal filter has seen hold still long enough to commit."""
 
     changes: tuple[ZoneChange, ...]
     t_ns: int
     """When the new contents were first seen (not when they were committed)."""
+    counter_changes: tuple[CounterChange, ...] = ()
+    """Topology counters laid, turned or taken, committed by the same rules as crystals."""
+
+
+def counter_names(values: Iterable[int | None]) -> tuple[str, ...]:
+    """Counters as one sorted multiset of names, so that two readings listing the same
+    counters in another order are the same: ('2', '5', 'face-down')."""
+    return tuple(sorted(FACE_DOWN if v is None else str(v) for v in values))
+
+
+def counter_values(names: Iterable[str]) -> tuple[int | None, ...]:
+    """`counter_names` back to values: face-up values from the lowest, then None for each
+    face-down counter."""
+    return tuple(None if name == FACE_DOWN else int(name) for name in sorted(names))

@@ -38,9 +38,19 @@ the hand made, so it is not told either (a crystal lost in glare stays lost whoe
 by). Until the contents are known (a board found with nothing said about it), they are read
 as found, with the whole `stable_ns` of stillness: there is no hand to have gone.
 
+Topology counters are committed by the same rules, on a track of their own beside the
+crystals': a zone's counters (as `counter_names`, so their order does not matter) are its
+contents there. A reading with a counter present but unreadable (0: a crystal on it, pips
+that make no die) says nothing about the zone's counters, as an occluded zone says nothing
+about its crystals: it neither commits nor breaks a run. So a counter turned or taken by a
+hand is committed once the hand has gone and it has read the same long enough, a counter
+misread for a frame never is, and the crystals are committed exactly as without counters.
+
     state = FilterState.start()                        # or .start(initial contents)
     state, observation = step(state, reading)          # pure
     observation.changes  # (ZoneChange('17', before=(), after=('red',)),)
+    observation.counter_changes  # (CounterChange('33', before=(None,), after=(5,)),)
+    state.committed_counters()   # {'33': (5,)}
 """
 
 from __future__ import annotations
@@ -48,7 +58,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from vision.reading import BoardObservation, BoardReading, ZoneChange, ZoneReading
+from vision.reading import (
+    BoardObservation,
+    BoardReading,
+    CounterChange,
+    ZoneChange,
+    ZoneReading,
+    counter_names,
+    counter_values,
+)
 
 STABLE_NS = 250_000_000
 """The longest a change read the same waits: for unsure readings, an unsettled board, and a
@@ -104,6 +122,9 @@ class FilterState:
     """The zones the hand covered or unsettled on its last frames over the board, until each
     has read the same on two hand-free frames in a row -> what it read on the last one (None:
     nothing it could be sure of). None: every zone (the board was out of sight)."""
+    counters: FilterState | None = None
+    """The topology counters' own track, whose contents are `counter_names`; None until
+    the first frame is stepped."""
 
     @classmethod
     def start(cls, initial: Mapping[str, tuple[str, ...]] | None = None) -> FilterState:
@@ -114,10 +135,50 @@ class FilterState:
     def contents(self, key: str) -> tuple[str, ...]:
         return self.committed.get(key, ())
 
+    def committed_counters(self) -> dict[str, tuple[int | None, ...]]:
+        """Zone -> the topology counters committed on it (values, None face down), for the
+        zones that hold any."""
+        track = self.counters
+        if track is None:
+            return {}
+        return {key: counter_values(names) for key, names in track.committed.items()}
+
 
 def step(
     state: FilterState, reading: BoardReading, settings: FilterSettings = FilterSettings()
 ) -> tuple[FilterState, BoardObservation | None]:
+    after, observation = _step(state, reading, settings)
+    track = state.counters if state.counters is not None else FilterState.start()
+    track, counted = _step(track, _counters_read(reading), settings)
+    after = replace(after, counters=track)
+    if counted is None:
+        return after, observation
+    changes = tuple(
+        CounterChange(c.key, counter_values(c.before), counter_values(c.after))
+        for c in counted.changes
+    )
+    if observation is None:
+        return after, BoardObservation((), counted.t_ns, changes)
+    t_ns = min(observation.t_ns, counted.t_ns)
+    return after, replace(observation, t_ns=t_ns, counter_changes=changes)
+
+
+def _counters_read(reading: BoardReading) -> BoardReading:
+    """The frame as the counters' track reads it: each zone's counters as its contents; a
+    zone with a counter it could not read is unreadable there."""
+    zones = {
+        key: ZoneReading(key, confidence=0.0, occluded=True)
+        if 0 in zone.counters
+        else ZoneReading(key, counter_names(zone.counters), zone.confidence, occluded=zone.occluded)
+        for key, zone in reading.zones.items()
+    }
+    return replace(reading, zones=zones)
+
+
+def _step(
+    state: FilterState, reading: BoardReading, settings: FilterSettings
+) -> tuple[FilterState, BoardObservation | None]:
+    """One track (the crystals, or the counters): what the module docstring says."""
     registration = reading.registration
     now = reading.t_ns
     if registration is None or registration.held or reading.hands:

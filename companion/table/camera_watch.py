@@ -13,6 +13,10 @@ A game names the colours its pieces come in (`colours`): a calibration that has 
 one of them does not watch, since it could only misread those pieces, and says which in one
 line instead (`missing_colours`).
 
+A board with topology counters gets them too (`on_counters`: {'33': (5,), '8': (None,)},
+None face down) whenever the filter commits a counter laid, turned or taken, before the
+crystals of the same frame.
+
 For MeM the filter starts from the dealt board (`initial`: the camera holds what the rules
 say until it reads otherwise) and `on_unsure` gets the squares whose stone the camera
 cannot name, whenever they change.
@@ -33,6 +37,7 @@ log = logging.getLogger(__name__)
 Seen = Callable[[dict[str, tuple[str, ...]]], None]
 Lost = Callable[[str], None]
 Unsure = Callable[[frozenset[str]], None]
+CountersSeen = Callable[[dict[str, tuple[int | None, ...]]], None]
 
 
 class CameraWatch:
@@ -45,6 +50,7 @@ class CameraWatch:
         *,
         initial: Mapping[str, tuple[str, ...]] | None = None,
         on_unsure: Unsure | None = None,
+        on_counters: CountersSeen | None = None,
     ) -> None:
         self.spec = spec
         self.calibration = calibration
@@ -52,6 +58,7 @@ class CameraWatch:
         self._on_lost = on_lost
         self._initial = None if initial is None else dict(initial)
         self._on_unsure = on_unsure
+        self._on_counters = on_counters
         self._stopped = threading.Event()
         self.frames = 0
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
@@ -66,6 +73,7 @@ class CameraWatch:
         *,
         initial: Mapping[str, tuple[str, ...]] | None = None,
         on_unsure: Unsure | None = None,
+        on_counters: CountersSeen | None = None,
         colours: Sequence[str] = (),
     ) -> CameraWatch | NotStarted:
         """Watching, or why the camera cannot watch (no calibration yet, or none for every
@@ -84,7 +92,15 @@ class CameraWatch:
             missing = missing_colours(learnt, colours)
             if missing:
                 return NotStarted(missing)
-        watch = cls(spec, calibration, on_seen, on_lost, initial=initial, on_unsure=on_unsure)
+        watch = cls(
+            spec,
+            calibration,
+            on_seen,
+            on_lost,
+            initial=initial,
+            on_unsure=on_unsure,
+            on_counters=on_counters,
+        )
         watch._thread.start()
         return watch
 
@@ -116,7 +132,11 @@ class CameraWatch:
                         unsure, doubted = unsure_step(unsure, reading)
                         if doubted is not None:
                             self._on_unsure(doubted)
-                    if observation is not None and observation.changes:
+                    if observation is None:
+                        continue
+                    if observation.counter_changes and self._on_counters is not None:
+                        self._on_counters(state.committed_counters())
+                    if observation.changes:
                         self._on_seen(dict(state.committed))
         except UserError as err:  # CameraLost is one: unplugged, or the driver gave up
             self._lost(str(err))

@@ -108,11 +108,13 @@ class AtTheTable:
         seen: Callable[[Board], None],
         lost: Callable[[str], None],
         unsure: Callable[[frozenset[str]], None] | None = None,
+        counters: Callable[[dict[str, tuple[int | None, ...]]], None] | None = None,
         initial: Board | None = None,
         colours: Sequence[str] = (),
     ) -> CameraWatch | None:
         """The real camera (`camera_spec`) over `game`'s board, with the calibration made for
-        it: what it reads is handed to `seen`, `lost` and `unsure` on the game's thread.
+        it: what it reads is handed to `seen`, `lost`, `unsure` and `counters` (the
+        topology counters committed, for a board that has them) on the game's thread.
         None, `lost` told why at once, when it cannot watch: a calibration that has not
         learnt one of the game's `colours` is one such."""
         if self.camera_spec is None:
@@ -134,6 +136,7 @@ class AtTheTable:
             on_lost=lambda why: call_soon(lambda: lost(why)),
             initial=initial,
             on_unsure=(lambda zones: call_soon(lambda: unsure(zones))) if unsure else None,
+            on_counters=((lambda board: call_soon(lambda: counters(board))) if counters else None),
             colours=colours,
         )
         if isinstance(watch, NotStarted):

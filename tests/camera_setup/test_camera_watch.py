@@ -66,6 +66,38 @@ def test_what_the_camera_commits_is_handed_on_and_its_end_is_said(
     assert watch.frames == len(list(folder.glob("*.png")))
 
 
+def test_the_topology_counters_it_commits_are_handed_on(
+    filmed: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """A face-down counter on 33 as the board is found; a hand turns it up: a 5."""
+    _, calibration = filmed
+    board = load_board()
+    camera = SyntheticCamera(board, Conditions.easy(), seed=9)
+    centre = next(zone.centre for zone in board.zones() if zone.key == "33")
+    camera.set_scene(Scene(counters={"33": (None,)}))
+    frames = [camera.read() for _ in range(8)]
+    camera.set_scene(Scene(counters={"33": (5,)}))
+    camera.reach_over(centre)
+    frames += [camera.read() for _ in range(2)]
+    camera.hand_out()
+    frames += [camera.read() for _ in range(8)]
+    for i, image in enumerate(frames):
+        cv2.imwrite(str(tmp_path / f"{i:03d}.png"), image)
+    counters: list[dict[str, tuple[int | None, ...]]] = []
+    done = threading.Event()
+    watch = CameraWatch.start(
+        str(tmp_path),
+        calibration,
+        lambda _board: None,
+        lambda _why: done.set(),
+        on_counters=counters.append,
+    )
+    assert isinstance(watch, CameraWatch)
+    assert done.wait(60)
+    watch.stop()
+    assert counters == [{"33": (None,)}, {"33": (5,)}]
+
+
 def test_an_uncalibrated_camera_says_so(tmp_path: Path) -> None:
     why = CameraWatch.start("0", tmp_path / "none.json", lambda _b: None, lambda _w: None)
     assert isinstance(why, NotStarted) and "not calibrated" in why.why

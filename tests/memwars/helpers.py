@@ -21,3 +21,20 @@ def setup(**changes: Any) -> dict[str, Any]:
     }
     base.update(changes)
     return base
+
+
+def competitive_in_play(**changes: Any) -> Any:
+    """A competitive game past its counter placement: each side in turn lays its first
+    counter left on the first free place of the quadrant, one counter a place."""
+    from companion.games.memwars import actions as A
+    from companion.games.memwars.state import Phase
+
+    state = ENGINE.new_game(setup(topology={"kind": "competitive"}, **changes))
+    while state.phase is not Phase.PLAY:
+        expectation = ENGINE.expected(state)
+        assert expectation is not None and expectation.actions[0] == "place_counter"
+        side = expectation.actor
+        value = state.sides[side].counters_left[0]
+        place = next(p for p in expectation.places if not state.places[p].counters)
+        state, _ = play(state, A.PlaceCounter(side, place, value))
+    return state

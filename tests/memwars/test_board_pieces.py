@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import pytest
 
+from companion.games.memwars import actions as A
 from companion.games.memwars.board_pieces import (
     PieceColours,
     counters_on_board,
@@ -13,7 +14,7 @@ from companion.games.memwars.board_pieces import (
     piece_colours,
 )
 from companion.games.memwars.state import CHALLENGE, Counter, Place, State
-from tests.memwars.helpers import ENGINE, setup
+from tests.memwars.helpers import ENGINE, competitive_in_play, play, setup
 
 COLOURS = PieceColours(sides=("red", "blue"), challenge="yellow")
 PALETTE = ("red", "blue", "green", "yellow", "purple")
@@ -63,3 +64,16 @@ def test_sides_beyond_the_usual_two_take_colours_nobody_uses() -> None:
     assert four == PieceColours(("red", "blue", "green", "purple"), "yellow")
     with pytest.raises(ValueError, match="only 4 crystal colours for 5 sides"):
         piece_colours(5, ("red", "blue"), "yellow", PALETTE)
+
+
+def test_counters_the_holder_took_are_off_the_board() -> None:
+    state = competitive_in_play()
+    laid = counters_on_board(state)
+    assert laid and all(v is None for values in laid.values() for v in values)
+    place = int(next(iter(laid)))
+    claimed, _ = play(state, A.Claim(state.turn, place))
+    assert str(place) in counters_on_board(claimed)  # a claim still open keeps them there
+    won, _ = play(claimed, A.DeclineChallenge(1 - state.turn))
+    assert won.places[place].counters_taken
+    assert str(place) not in counters_on_board(won)
+    assert counters_on_board(won) == {k: v for k, v in laid.items() if k != str(place)}

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.reading import BoardObservation, BoardReading, Registration, ZoneChange, ZoneReading
+from vision.reading import (
+    BoardObservation,
+    BoardReading,
+    CounterChange,
+    Registration,
+    ZoneChange,
+    ZoneReading,
+)
 from vision.temporal import QUICK_NS, STABLE_NS, FilterSettings, FilterState, step
 
 MS = 1_000_000
@@ -355,3 +364,95 @@ def test_nothing_is_committed_under_a_hand_and_a_change_is_what_the_frames_read(
             assert len(streak) >= 2  # two looks at least
             assert streak[0] - streak[-1] >= 50 * MS
             assert observation.t_ns <= streak[-1]
+
+
+# -- topology counters ---------------------------------------------------------------------
+
+
+def counters_frame(
+    t_ms: int,
+    hands: bool = False,
+    crystals: dict[str, tuple[str, ...]] | None = None,
+    **zones: tuple[int | None, ...],
+) -> BoardReading:
+    """A frame whose zones hold the counters given (and the crystals given)."""
+    registration = Registration(20, 27, 0.2)
+    keys = set(zones) | set(crystals or {})
+    readings = {
+        key.lstrip("_"): ZoneReading(
+            key.lstrip("_"),
+            (crystals or {}).get(key, ()),
+            counters=zones.get(key, ()),
+        )
+        for key in keys
+    }
+    return BoardReading(readings, hands=hands, registration=registration, t_ns=t_ms * MS)
+
+
+def test_counters_found_on_the_board_are_committed_in_any_order_as_it_is_found() -> None:
+    frames = [counters_frame(t, _33=(None, 5), _8=(3,)) for t in range(0, 400, 66)]
+    state, observations = run(frames)
+    assert [o.changes for o in observations] == [()]
+    assert observations[0].counter_changes == (
+        CounterChange("8", (), (3,)),
+        CounterChange("33", (), (5, None)),
+    )
+    assert state.committed_counters() == {"8": (3,), "33": (5, None)}
+    # The same counters listed in another order are no change.
+    state, observations = run(
+        [counters_frame(t, _33=(5, None), _8=(3,)) for t in range(400, 900, 66)], state
+    )
+    assert observations == []
+
+
+def test_a_counter_turned_by_a_hand_is_committed_after_it_and_never_under_it() -> None:
+    start = run([counters_frame(t, _33=(None,)) for t in range(0, 400, 66)])[0]
+    hand = [counters_frame(t, hands=True, _33=(5,)) for t in range(400, 800, 66)]
+    state, observations = run(hand, start)
+    assert observations == [] and state.committed_counters() == {"33": (None,)}
+    still = [counters_frame(t, _33=(5,)) for t in range(800, 1000, 66)]
+    state, observations = run(still, state)
+    assert [o.counter_changes for o in observations] == [(CounterChange("33", (None,), (5,)),)]
+    assert state.committed_counters() == {"33": (5,)}
+
+
+def test_a_counter_taken_is_committed_as_none_left() -> None:
+    start = run([counters_frame(t, _33=(2,)) for t in range(0, 400, 66)])[0]
+    frames = [counters_frame(400, hands=True, _33=())]
+    frames += [counters_frame(t, _33=()) for t in range(466, 800, 66)]
+    state, observations = run(frames, start)
+    assert [o.counter_changes for o in observations] == [(CounterChange("33", (2,), ()),)]
+    assert state.committed_counters() == {}
+
+
+def test_an_unreadable_counter_says_nothing_and_a_counter_misread_with_no_hand_is_no_move() -> None:
+    start = run([counters_frame(t, _33=(None,)) for t in range(0, 400, 66)])[0]
+    # A crystal put on it hides its back: unreadable, so it stays as it was.
+    frames = [counters_frame(400, hands=True, crystals={"_33": ("red",)}, _33=(0,))]
+    frames += [
+        counters_frame(t, crystals={"_33": ("red",)}, _33=(0,)) for t in range(466, 1000, 66)
+    ]
+    state, observations = run(frames, start)
+    assert [o.changes for o in observations] == [(ZoneChange("33", (), ("red",)),)]
+    assert [o.counter_changes for o in observations] == [()]
+    assert state.committed_counters() == {"33": (None,)}
+    # Read as a 5 long after the hand has gone: a misreading, not a counter turned.
+    later = [counters_frame(t, crystals={"_33": ("red",)}, _33=(5,)) for t in range(4000, 5000, 66)]
+    state, observations = run(later, state)
+    assert observations == [] and state.committed_counters() == {"33": (None,)}
+
+
+def test_counters_leave_the_crystals_commits_as_they_were() -> None:
+    frames = hand_then_still(15, 12, 1.0, _17=("red",), _18=("blue",))
+    plain = [o.changes for o in run(frames, KNOWN)[1]]
+    with_counters = [
+        replace(
+            reading,
+            zones={
+                **reading.zones,
+                "40": ZoneReading("40", counters=(None,), occluded=reading.hands),
+            },
+        )
+        for reading in frames
+    ]
+    assert [o.changes for o in run(with_counters, KNOWN)[1] if o.changes] == plain

@@ -7,6 +7,7 @@ Zones are named the way the board reader names them: '1'..'100' for places, 'dia
     colours = PieceColours(sides=("red", "blue"), challenge="yellow")
     crystals_on_board(state, colours)      # {'17': ('red', 'yellow'), 'diamond-1': ('red',)}
     counters_on_board(state)               # {'33': (5,), '89': (None, None)}: None is face down
+                                           # (counters a holder has taken are not on it)
 """
 
 from __future__ import annotations
@@ -60,9 +61,10 @@ def crystals_on_board(state: State, colours: PieceColours) -> dict[str, Contents
 
 
 def counters_on_board(state: State) -> dict[str, tuple[int | None, ...]]:
-    """Place -> the topology counters on it as they lie: a face-down counter shows no value."""
+    """Place -> the topology counters on it as they lie: a face-down counter shows no value.
+    Counters the holder of a won place has taken are off the board (MW-T7)."""
     return {
         str(number): tuple(c.value if c.face_up else None for c in place.counters)
         for number, place in enumerate(state.places)
-        if number and place.counters
+        if number and place.counters and not place.counters_taken
     }

@@ -1047,7 +1047,7 @@ def _take_counters(state: State, number: int, events: Events) -> State:
         return state
     counters = tuple(replace(c, face_up=True) for c in place.counters)
     events.append(E.CountersTaken(holder, number, tuple(c.value for c in counters)))
-    return _set_place(state, number, replace(place, counters=counters))
+    return _set_place(state, number, replace(place, counters=counters, counters_taken=True))
 
 
 def _check_quadrant(state: State, number: int, events: Events) -> State:

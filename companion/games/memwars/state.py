@@ -51,6 +51,9 @@ class Place:
     crystals: tuple[int, ...] = ()
     """Side indexes and CHALLENGE, in the order they were put down."""
     counters: tuple[Counter, ...] = ()
+    counters_taken: bool = False
+    """The holder has taken the counters (MW-T7): they count for it, face up, and no longer
+    lie on the board."""
     counted: int = 0
     """When > 0, the number of pieces this place scores for, overriding its crystals
     (a give-up under house rule ALL_PIECES, MW-A10)."""

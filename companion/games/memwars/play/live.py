@@ -3,6 +3,7 @@ players' touches, brought together into one picture for the touchscreen.
 
     live = LiveGame(referee, colours, on_alert=buzzer.alert)
     live.table_seen({"17": ("red",)})    # the camera committed a change: maybe a claim
+    live.counters_seen({"33": (None,)})  # the topology counters it committed
     live.decide("challenge")             # a touch; None, or why it was refused
     live.override("17")                  # the camera is wrong about place 17: go on
     live.view()                          # everything a screen shows, as plain data
@@ -12,6 +13,12 @@ While the table does not match the rules, the game is held: touches that would m
 game on are refused until the pieces are put right or a player overrides the alert. When
 the camera fails, `camera_lost` says so once and the game goes on by touch alone.
 
+Topology counters are checked once the camera has reported any (a camera that reads none
+says nothing of them): a counter taken, turned or laid against the rules holds the game
+like a crystal, and counters the rules gave a won place's holder are table work. Where an
+answer must locate its card's place, the crystal the answerer puts down locates it: the
+Right and Wrong touches then need no place.
+
 The view is the table's own (the touchscreen beside the board): the stream and the display
 page get the spectator's view from the engine instead.
 """
@@ -20,18 +27,29 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from companion.decks.model import Deck
 from companion.games.contract import TABLE, Action, IllegalAction
 from companion.games.memwars import events as E
-from companion.games.memwars.board_pieces import PieceColours, crystals_on_board
+from companion.games.memwars.board_pieces import (
+    PieceColours,
+    counters_on_board,
+    crystals_on_board,
+)
 from companion.games.memwars.decisions import Decision, decisions
 from companion.games.memwars.narrate import narrate
 from companion.games.memwars.palette import colour_rgb
 from companion.games.memwars.scoring import score
 from companion.games.memwars.state import State
-from companion.games.memwars.table import TableAlert, TableCheck, changed_zones, check_table
+from companion.games.memwars.table import (
+    CounterBoard,
+    TableAlert,
+    TableCheck,
+    changed_counters,
+    changed_zones,
+    check_table,
+)
 from companion.games.zone_check import zone_name
 from companion.session import Notification, Referee
 from companion.store import replayed
@@ -50,6 +68,7 @@ from companion.table.views import (
 log = logging.getLogger(__name__)
 
 Board = Mapping[str, Sequence[str]]
+Counters = dict[str, tuple[int | None, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +91,8 @@ class LiveView:
     """Who must decide: a side's name, or 'the table'."""
     buttons: tuple[Button, ...]
     places: tuple[int, ...]
-    """The places the awaited move may name: highlighted on the board."""
+    """The places the awaited move may name: highlighted on the board (the one a crystal
+    located, once one has)."""
     board: Mapping[str, tuple[str, ...]]
     """The crystals the rules have on each place, by place number."""
     side_names: tuple[str, ...]
@@ -104,6 +124,9 @@ class LiveView:
     asked."""
     out_of_play: frozenset[int] = frozenset()
     """The places of the quadrants not agreed on (an abbreviated game): drawn faded."""
+    located: int = 0
+    """The place the crystal put down gives the answer awaited: the verdict's touch needs
+    no other. 0 when none."""
 
 
 Listener = Callable[[LiveView], None]
@@ -115,9 +138,15 @@ class _Table:
     overridden: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Zone -> the camera's reading a player chose to ignore; it counts as the rules'
     contents until the camera reads something else there."""
+    counters: Counters | None = None
+    """The topology counters the camera committed; None until it has reported any."""
+    overridden_counters: Counters = field(default_factory=dict)
+    """Place -> the camera's counters a player chose to ignore, as `overridden`."""
     check: TableCheck = field(default_factory=TableCheck)
     last_move: str | None = None
     changed: tuple[str, ...] = ()
+    counters_changed: tuple[str, ...] = ()
+    """The places whose counters the last move changed on the rules' board."""
     settling: bool = False
     """After a takeback, until the table matches the rules again: what lies there is put
     right, never taken for a move."""
@@ -168,6 +197,17 @@ class LiveGame:
                 del self._table.overridden[zone]
         self._recheck()
 
+    def counters_seen(self, counters: CounterBoard) -> None:
+        """The camera committed a new reading of the topology counters on the board."""
+        if not self._camera.watching:
+            return
+        table = self._table
+        table.counters = {z: tuple(v) for z, v in counters.items() if v}
+        for zone, held in list(table.overridden_counters.items()):
+            if table.counters.get(zone, ()) != held:
+                del table.overridden_counters[zone]
+        self._recheck()
+
     def card_scanned(self, verdict: ScanVerdict) -> None:
         """A card reader's scan, checked against what the rules expect (ScanDesk)."""
         if verdict.accepted:
@@ -206,6 +246,9 @@ class LiveGame:
         chosen = next((d for d in decisions(self.state) if d.key == key), None)
         if chosen is None:
             return self._refuse("That decision is not awaited now.")
+        if chosen.needs_place and not place:
+            # The answer's place, read off the table.
+            place = self._table.check.located
         if chosen.needs_place and not place:
             return self._refuse("Choose a place on the board first.")
         return self._submit(chosen.action(place))
@@ -251,6 +294,8 @@ class LiveGame:
     def override(self, zone: str) -> None:
         """A player says the camera is wrong about `zone`: its reading is ignored there."""
         self._table.overridden[zone] = self._table.seen.get(zone, ())
+        if self._table.counters is not None:
+            self._table.overridden_counters[zone] = self._table.counters.get(zone, ())
         log.info("game %d: %s overridden by a player", self.referee.game_id, zone_name(zone))
         self._recheck()
 
@@ -258,8 +303,12 @@ class LiveGame:
         if self._card_alert is not None:
             log.info("game %d: a card alert overridden by a player", self.referee.game_id)
             self._card_alert = None
-        for alert in self._table.check.alerts:
-            self._table.overridden[alert.zone] = self._table.seen.get(alert.zone, ())
+        table = self._table
+        for alert in table.check.alerts:
+            if alert.counters and table.counters is not None:
+                table.overridden_counters[alert.zone] = table.counters.get(alert.zone, ())
+            else:
+                table.overridden[alert.zone] = table.seen.get(alert.zone, ())
         self._recheck()
         self._tell()
 
@@ -285,12 +334,17 @@ class LiveGame:
         if expectation is not None:
             actor = names[expectation.actor] if expectation.actor >= 0 else "the table"
         check = self._table.check
+        located = check.located
+        buttons = tuple(_button(d) for d in decisions(state))
+        if located:
+            # The crystal gave the place: the verdict is one touch.
+            buttons = tuple(replace(b, needs_place=False) for b in buttons)
         return LiveView(
             title=self.title,
-            prompt=expectation.prompt if expectation is not None else "The game is over.",
+            prompt=_prompt(expectation.prompt if expectation else "The game is over.", located),
             actor=actor,
-            buttons=tuple(_button(d) for d in decisions(state)),
-            places=expectation.places if expectation is not None else (),
+            buttons=buttons,
+            places=(located,) if located else expectation.places if expectation else (),
             board=self._rules_board(),
             side_names=names,
             side_colours=self.colours.sides,
@@ -309,6 +363,7 @@ class LiveGame:
             check=self._card_check(state),
             said=self._said,
             out_of_play=frozenset(range(1, 101)) - state.setup.in_play,
+            located=located,
         )
 
     def end_view(self) -> EndView:
@@ -391,6 +446,15 @@ class LiveGame:
             seen[zone] = rules.get(zone, ())
         return {z: c for z, c in seen.items() if c}
 
+    def _counters_with_overrides(self) -> Counters | None:
+        if self._table.counters is None:
+            return None
+        rules = counters_on_board(self.state)
+        seen = dict(self._table.counters)
+        for zone in self._table.overridden_counters:
+            seen[zone] = rules.get(zone, ())
+        return {z: v for z, v in seen.items() if v}
+
     def _recheck(self) -> None:
         if not self._camera.watching:
             return
@@ -402,6 +466,8 @@ class LiveGame:
             last_move=self._table.last_move,
             changed=self._table.changed,
             propose=not self._table.settling,
+            counters=self._counters_with_overrides(),
+            counters_changed=self._table.counters_changed,
         )
         if check.matches:
             self._table.settling = False
@@ -438,7 +504,8 @@ class LiveGame:
             self._history.append(self._scores(note.state))
         previous = self._previous_state
         self._table.last_move = note.action.kind
-        self._table.changed = changed_zones(previous, note.state, self.colours)
+        self._table.changed = changed_zones(previous, note.state, self.colours, note.action)
+        self._table.counters_changed = changed_counters(previous, note.state)
         self._table.settling = note.action.kind == "takeback"
         self._previous_state = note.state
         if self._camera.watching:
@@ -465,6 +532,12 @@ class LiveGame:
             if seq:
                 history.append(self._scores(state))
         return history, state
+
+
+def _prompt(prompt: str, located: int) -> str:
+    if not located:
+        return prompt
+    return f"{prompt} The crystal on place {located} gives the answer's place."
 
 
 def _said(note: Notification) -> str:

@@ -254,8 +254,9 @@ class SimulatedCamera:
     def _lay_counters(
         self, zone: str, values: tuple[int | None, ...], wanted: Mapping[str, tuple[str, ...]]
     ) -> None:
-        """Counters are laid, turned or taken by hand too; the filter does not commit them,
-        but they lie under crystals the reader must still count."""
+        """Counters are laid, turned or taken by hand too, and lie under crystals the reader
+        must still count. The filter commits them too; this camera checks the crystals only
+        (the live game checks the counters against the rules)."""
         counters = dict(self.camera.scene.counters)
         if values:
             counters[zone] = values

@@ -14,7 +14,7 @@ from companion.decks import find_deck
 from companion.decks.model import Deck
 from companion.errors import UserError
 from companion.games.contract import TABLE, BadSetup
-from companion.games.memwars.board_pieces import PieceColours
+from companion.games.memwars.board_pieces import PieceColours, counters_on_board
 from companion.games.memwars.palette import CHALLENGE_COLOUR
 from companion.games.memwars.play.choices import MemWarsChoices, MemWarsForm, setup_for
 from companion.games.memwars.play.live import LiveGame, LiveView
@@ -115,25 +115,34 @@ class MemWarsPlay:
         def seen(board: dict[str, tuple[str, ...]]) -> None:
             at.call_soon(lambda: live.table_seen(board))
 
+        def counters_seen(counters: dict[str, tuple[int | None, ...]]) -> None:
+            at.call_soon(lambda: live.counters_seen(counters))
+
         def failed(why: str) -> None:
             at.call_soon(lambda: live.camera_lost(why))
 
-        table = VirtualTable.start(len(colours.sides), on_seen=seen, colours=colours)
+        table = VirtualTable.start(
+            len(colours.sides), on_seen=seen, colours=colours, on_counters=counters_seen
+        )
         if isinstance(table, NotStarted):
             live.camera_lost(f"the virtual camera did not start: {table.why}")
             return
         table.on_failure = failed
         self.table = table
         # The pieces already down (a resumed game), then every move the rules make: the
-        # simulated players put their pieces where the rules say, at once.
-        table.follow(live.view().board)
-        live.referee.subscribe(lambda _note: table.follow(live.view().board))
+        # simulated players put their pieces (and lay, turn or take the counters) where the
+        # rules say, at once.
+        table.follow(live.view().board, counters_on_board(live.state))
+        live.referee.subscribe(
+            lambda _note: table.follow(live.view().board, counters_on_board(live.state))
+        )
 
     def watch_camera(self, at: AtTheTable, colours: PieceColours) -> None:
         self.watch = at.watch_board(
             "memwars",
             seen=self.live.table_seen,
             lost=self.live.camera_lost,
+            counters=self.live.counters_seen,
             colours=(*colours.sides, colours.challenge),
         )
 
