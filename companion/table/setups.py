@@ -272,8 +272,9 @@ def _toml(value: Any) -> str:
     if isinstance(value, int | float):
         return repr(value)
     if isinstance(value, str):
-        # A JSON string is a TOML basic string: the same escapes, \uXXXX included.
-        return json.dumps(value, ensure_ascii=False)
+        # A JSON string is a TOML basic string: the same escapes, \uXXXX included; TOML
+        # also wants DEL escaped, which JSON leaves as it is.
+        return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
     if isinstance(value, Sequence):
         return "[" + ", ".join(_toml(v) for v in value) + "]"
     raise TypeError(f"cannot write {value!r} in a setup file")
