@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games import find_plugin
+from companion.games.contract import Viewer
 from companion.games.mnemo import actions as A
 from companion.games.mnemo.letters import HYPHEN, KIND_AHA, LETTERS, NO_VALUE
 from companion.games.mnemo.setup import Chip
@@ -63,7 +65,7 @@ def relettered(before: State, after: State, action: object, rng: random.Random) 
 
 @settings(max_examples=12, deadline=None)
 @given(example=st.sampled_from(list(PLUGIN.example_setups())), seed=st.integers(0, 2**32 - 1))
-def test_nothing_public_depends_on_face_down_chips(example: dict, seed: int) -> None:
+def test_nothing_public_depends_on_face_down_chips(example: dict[str, Any], seed: int) -> None:
     game = play(PLUGIN, seeded(example, seed), seed, 160)
     rng = random.Random(seed)
     say = PLUGIN.narrator(game.start)
@@ -73,7 +75,8 @@ def test_nothing_public_depends_on_face_down_chips(example: dict, seed: int) -> 
         sides = before.side_count
         side = rng.randrange(sides)
         other = shuffled(before, side, rng)
-        for viewer in ["spectator", *(s for s in range(sides) if s != side)]:
+        viewers: list[Viewer] = ["spectator", *(s for s in range(sides) if s != side)]
+        for viewer in viewers:
             assert ENGINE.view(other, viewer) == ENGINE.view(before, viewer), viewer
         assert ENGINE.summary(other) == ENGINE.summary(before)
         twin = relettered(before, step.state, step.action, rng)
