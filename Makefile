@@ -40,6 +40,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/pipeline.py
 	$(BIN)/python bench/mem.py
 	$(BIN)/python bench/memento.py
+	$(BIN)/python bench/mnemo.py
 
 # The zone network (vision/learning): samples from the virtual camera and from the
 # physically based training set (rendered first: hours on two cores, resumable), then

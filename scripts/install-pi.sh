@@ -284,7 +284,7 @@ say "installing for user $user (uid $uid, home $home), $session session${ROOT:+,
 # 1. Debian packages.
 if ((do_apt)); then
   packages=(python3-venv python3-pip libmtdev1 libgl1 libglib2.0-0 mosquitto mosquitto-clients
-    socat fonts-dejavu-core poppler-utils espeak-ng alsa-utils)
+    socat fonts-dejavu-core poppler-utils espeak-ng alsa-utils wamerican wordnet-base)
   # Raspberry Pi OS Bookworm calls the browser chromium-browser; Debian calls it chromium.
   if apt-cache show chromium-browser >/dev/null 2>&1; then
     packages+=(chromium-browser)

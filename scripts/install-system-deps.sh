@@ -26,6 +26,10 @@ command -v shellcheck >/dev/null || need+=(shellcheck)
 # The companion speaks with espeak-ng; the voice tests measure the speech with sox.
 command -v espeak-ng >/dev/null || need+=(espeak-ng)
 command -v sox >/dev/null || need+=(sox)
+# MnemoGame checks secret words against an English word list and WordNet's noun and verb
+# indexes (companion/games/mnemo/dictionary.py).
+[ -f /usr/share/dict/american-english ] || need+=(wamerican)
+[ -f /usr/share/wordnet/index.verb ] || need+=(wordnet-base)
 
 if ((${#need[@]} == 0)); then
   exit 0

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-GAMES = ("memwars", "mem", "memento")
+GAMES = ("memwars", "mem", "memento", "mnemo")
 
 
 GAME_SHELLS = ("play", "screens", "command", "printing")

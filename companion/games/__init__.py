@@ -18,6 +18,7 @@ _PLUGINS: dict[str, str] = {
     "memwars": "companion.games.memwars.plugin",
     "mem": "companion.games.mem.plugin",
     "memento": "companion.games.memento.plugin",
+    "mnemo": "companion.games.mnemo.plugin",
 }
 """Each game's name and the module whose PLUGIN it is: the one line a new game adds."""
 

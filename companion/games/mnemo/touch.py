@@ -1,0 +1,265 @@
+"""MnemoGame on a drawn table (companion/games/touch.py and drawing.py): each word as a row
+of chips, face down or showing what they bear, each player's badge with their score, and
+each listed legal action as the taps that make it.
+
+    TOUCH.paths(state, Guess(side=0, owner=1, chip=2, guess="E"))   # (("c1-2", Press("E")),)
+
+Taps: a chip of an opponent's word, then the letter guessed (or Hyphen, AHA, JOAL); a chip
+to expose; a player's badge to name them; buttons for the roll ("Roll for me", or the face
+the die shows), the Letter Codex letter and answers, the ICECQ judgement and declining.
+A guess of a whole word is not made by touch (it is typed: the record or the referee take
+it). The drawing is made from the public part of a view only, even the table's: a shared
+screen never shows a face-down chip. The companion plays and hints from what is public
+and from its own word.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from companion.games.contract import JSON, Action
+from companion.games.drawing import Drawing, Legend, Spot, Text
+from companion.games.mnemo import actions as A
+from companion.games.mnemo.legal import legal_actions
+from companion.games.mnemo.letters import AHA, HYPHEN, JOAL, NO_VALUE, SUPPLY
+from companion.games.mnemo.players import unseen
+from companion.games.mnemo.state import State
+from companion.games.touch import Hint, Path, Press
+
+WIDTH = 100.0
+ROW = 16.0
+CHIP_RADIUS = 2.5
+FACE_DOWN = "#33415c"
+FACE_UP = "#f3ead3"
+PLAYER_COLOURS = ("#c8322b", "#2b62c8", "#23914a", "#d89a12", "#7a3fb0", "#1a9aa0")
+
+DEAL: tuple[tuple[str, bool, bool, bool], ...] = (
+    ("STAR", True, True, True),
+    ("LEVEL", True, True, True),
+    ("KAYAK", True, True, True),
+    ("PLANET", True, False, False),
+    ("GARDEN", True, True, False),
+    ("RIVER", True, False, False),
+    ("WINDOW", True, False, False),
+    ("HAPPY", False, False, False),
+    ("STONE", True, True, False),
+    ("BRIDGE", True, True, False),
+    ("DRAGON", True, False, False),
+    ("LISTEN", False, True, False),
+    ("SILVER", True, True, False),
+    ("PENCIL", True, True, False),
+    ("ROTOR", True, False, True),
+    ("REWARD", True, True, True),
+    ("LEMON", True, False, False),
+    ("CANDLE", True, True, False),
+    ("JUNGLE", True, False, False),
+    ("TRAVEL", True, True, False),
+    ("YELLOW", True, True, False),
+    ("BASKET", True, False, False),
+    ("RADAR", True, False, True),
+    ("TIGER", True, False, False),
+    ("DRAWER", True, False, True),
+)
+"""Words the companion deals when a game begins at the touch screen, with their facts
+(noun, verb, reversible) as the word list gives them: 3 to 9 letters, so every division
+takes them."""
+
+
+def chip_key(owner: int, chip: int) -> str:
+    return f"c{owner}-{chip}"
+
+
+def badge_key(side: int) -> str:
+    return f"s{side}"
+
+
+def player_colour(side: int) -> str:
+    return PLAYER_COLOURS[side % len(PLAYER_COLOURS)]
+
+
+def token_label(token: str) -> str:
+    return {HYPHEN: "Hyphen"}.get(token, token)
+
+
+def roll_label(state: State, face: int | None) -> str:
+    if face is None:
+        return (
+            "Draw for me"
+            if state.setup.numbers == "cards" and state.phase == "roll"
+            else "Roll for me"
+        )
+    return f"Rolled {face}"
+
+
+def deal(names: Sequence[str], seed: int) -> JSON:
+    """A setup with a word dealt to each player from DEAL, within the box's letters (MN-S5),
+    and 0 to 2 decoys each."""
+    rng = random.Random(f"mnemo:deal:{seed}")
+    left = dict(SUPPLY)
+    sides = []
+    for name in names:
+        choices = [w for w in DEAL if all(w[0].count(c) <= left[c] for c in set(w[0]))]
+        word, noun, verb, reversible = rng.choice(choices)
+        for c in word:
+            left[c] -= 1
+        before = rng.randrange(2)
+        sides.append(
+            {
+                "name": name,
+                "word": word,
+                "aha_before": before,
+                "aha_after": rng.randrange(3 - before),
+                "spell_from": rng.choice(("left", "right")),
+                "facts": {"spelt": True, "noun": noun, "verb": verb, "reversible": reversible},
+            }
+        )
+    return {"sides": sides, "seed": seed}
+
+
+class MnemoTouch:
+    players = (2, 4)
+    strengths = (1, 3, 5)
+
+    def legal_actions(self, state: Any) -> Sequence[Action]:
+        return legal_actions(state)
+
+    def paths(self, state: Any, action: Action) -> tuple[Path, ...]:
+        match action:
+            case A.Roll(face=face):
+                return ((Press(roll_label(state, face)),),)
+            case A.ChooseLetter(letter=letter):
+                return ((Press(f"Letter {letter}"),),)
+            case A.NameOpponent(owner=owner):
+                return ((badge_key(owner),),)
+            case A.Expose(owner=owner, chip=chip):
+                return ((chip_key(owner, chip),),)
+            case A.Decline():
+                return ((Press("Decline"),),)
+            case A.Answer(answer=answer):
+                return ((Press(answer[:1].upper() + answer[1:]),),)
+            case A.JudgeIcecq(correct=correct):
+                return ((Press("ICECQ right" if correct else "ICECQ wrong"),),)
+            case A.Guess(owner=owner, chip=chip, guess=guess):
+                return ((chip_key(owner, chip), Press(token_label(guess))),)
+            case A.TimeExpired():
+                return ((Press("Time's up"),),)
+        return ()
+
+    def drawing(self, view: JSON, chosen: Sequence[str], offered: frozenset[str]) -> Drawing:
+        sides = view["sides"]
+        height = ROW * len(sides) + 10
+        spots: list[Spot] = []
+        texts: list[Text] = []
+        for row, side in enumerate(sides):
+            y = 8 + ROW * row
+            s = int(side["side"])
+            colour = player_colour(s)
+            badge = badge_key(s)
+            spots.append(
+                Spot(
+                    badge,
+                    (6.0, y),
+                    4.0,
+                    fill=colour,
+                    outline="#202020",
+                    label=str(side["score"]),
+                    marked=badge in chosen or badge in offered,
+                )
+            )
+            name = side["name"] + (" *" if s == view["turn"] else "")
+            texts.append(Text((1.5, y - 5.5), name, 3.0))
+            chips = side["chips"]
+            step = min(5.8, 84.0 / max(1, len(chips)))
+            for chip in chips:
+                key = chip_key(s, int(chip["chip"]))
+                at = (14.0 + step * int(chip["chip"]), y)
+                up = bool(chip["up"])
+                spots.append(
+                    Spot(
+                        key,
+                        at,
+                        min(CHIP_RADIUS, step * 0.45),
+                        fill=FACE_UP if up else FACE_DOWN,
+                        outline=colour,
+                        label=(chip["shows"] or "") if up else "",
+                        marked=key in chosen or key in offered,
+                    )
+                )
+            if side["word"]:
+                texts.append(Text((14.0, y + 5.5), str(side["word"]), 2.6))
+        caption = f"Round {view['round']}"
+        if view["codex"]:
+            caption += f": rolled {view['face']}, {view['codex']}"
+        if view["question"]:
+            caption += f" - {view['letter']}: {view['question']}"
+        texts.append(Text((1.5, height - 2.0), caption, 2.6))
+        legend = tuple(
+            Legend(player_colour(i), line.split(": ", 1)[-1])
+            for i, line in enumerate(self.side_lines(view))
+        )
+        return Drawing(WIDTH, height, (), tuple(spots), tuple(texts), legend)
+
+    def side_lines(self, view: JSON) -> tuple[str, ...]:
+        lines = []
+        for side in view["sides"]:
+            down = sum(1 for c in side["chips"] if not c["up"])
+            line = f"{side['name']}: {side['score']} points, {down} chips face down"
+            if side["exposed"]:
+                line += " (exposed)"
+            if side["forfeited"]:
+                line += " (forfeited)"
+            lines.append(line)
+        return tuple(lines)
+
+    def opponent_move(self, state: Any, strength: int, rng: random.Random) -> Action:
+        return choose(state, strength, rng)[0]
+
+    def hint(self, state: Any) -> Hint:
+        action, why = choose(state, 5, random.Random(state.actions))
+        return Hint(action, why)
+
+    def setup_for(self, names: Sequence[str], seed: int) -> JSON:
+        return deal(names, seed)
+
+
+def choose(state: State, strength: int, rng: random.Random) -> tuple[Action, str]:
+    """The companion's choice and why, from public knowledge and its own word only: guesses
+    follow the letters most often still unseen, chips given away are its decoys first."""
+    actions = list(legal_actions(state))
+    kinds = {a.kind for a in actions}
+    if "guess" in kinds:
+        guesses = [a for a in actions if isinstance(a, A.Guess) and a.guess not in (AHA, JOAL)]
+        weights = unseen(state)
+        if rng.random() < strength / 5:
+            best = max(weights.get(a.guess, 0) for a in guesses)
+            guess = rng.choice([a for a in guesses if weights.get(a.guess, 0) == best])
+            return guess, f"{guess.guess} is the letter with the most chips still unseen."
+        return rng.choice(guesses), "Any letter may be there."
+    if "roll" in kinds:
+        return A.Roll(actions[0].side), "Roll the die."  # type: ignore[attr-defined]
+    exposes = [a for a in actions if isinstance(a, A.Expose)]
+    if exposes:
+        own = [a for a in exposes if a.owner == a.side]
+        if own:
+            chips = state.chips[own[0].side]
+            cheap = [a for a in own if chips[a.chip].kind == "aha"] or [
+                a for a in own if chips[a.chip].shows in NO_VALUE
+            ]
+            if len(state.face_down(own[0].side)) > 2 or "decline" not in kinds:
+                return rng.choice(cheap or own), "Give away the chip that tells the least."
+            return A.Decline(own[0].side), "Keep your last chips hidden."
+        leader = max({a.owner for a in exposes}, key=lambda o: (state.scores[o], -o))
+        return rng.choice([a for a in exposes if a.owner == leader]), "Strip the leader's word."
+    names = [a for a in actions if isinstance(a, A.NameOpponent)]
+    if names:
+        return max(names, key=lambda a: (state.scores[a.owner], -a.owner)), "Name the leader."
+    judged = [a for a in actions if isinstance(a, A.JudgeIcecq) and a.correct]
+    if judged:
+        return judged[0], "The table judges the answer."
+    other = rng.choice([a for a in actions if not isinstance(a, A.TimeExpired)] or actions)
+    return other, "Any answer will do."
+
+
+TOUCH = MnemoTouch()

@@ -1,0 +1,212 @@
+"""MnemoGame rules one at a time: setups refused and accepted, the codex entries' house
+rules, guesses refused, and the word list (when the Debian lists are installed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.games.contract import BadSetup, IllegalAction
+from companion.games.mnemo import actions as A
+from companion.games.mnemo.dictionary import WORD_LIST, WORDNET, word_facts
+from companion.games.mnemo.engine import MnemoEngine
+from companion.games.mnemo.judge import right, unexposed_points
+from companion.games.mnemo.setup import Chip
+from companion.games.mnemo.state import State
+from companion.games.mnemo.words import WordFacts
+
+ENGINE = MnemoEngine()
+NOUN = {"spelt": True, "noun": True, "verb": False, "reversible": False}
+INSTALLED = WORD_LIST.exists() and (WORDNET / "index.verb").exists()
+
+
+def side(name: str, word: str, **more: Any) -> dict[str, Any]:
+    return {"name": name, "word": word, "facts": NOUN, **more}
+
+
+def game(*sides: dict[str, Any], **more: Any) -> State:
+    return ENGINE.new_game({"sides": list(sides), "seed": 1, "first_player": 0, **more})
+
+
+def run(state: State, *actions: A.Roll | A.Guess | A.Expose | A.Decline) -> State:
+    for action in actions:
+        state, _ = ENGINE.apply(state, action)
+    return state
+
+
+# ----------------------------------------------------------------------- setup
+def test_a_word_is_laid_with_its_decoys_from_the_chosen_side() -> None:
+    state = game(
+        side("Ada", "pot", aha_before=1, aha_after=1), side("Bo", "cab", spell_from="right")
+    )
+    assert [c.shows for c in state.chips[0]] == ["AHA", "P", "O", "T", "AHA"]
+    assert [c.shows for c in state.chips[1]] == ["B", "A", "C"]
+    assert state.scores == (-10, 0)  # MN-SC5: 5 a decoy, charged at setup
+
+
+def test_a_hyphen_is_a_joal_and_a_joal_stands_in_for_a_missing_letter() -> None:
+    state = game(side("Ada", "x-ray"), side("Bo", "jazz", joal=[3]))
+    assert state.chips[0][1] == Chip("joal", "-")
+    assert state.chips[1][3] == Chip("joal", "Z")
+    with pytest.raises(BadSetup, match="Z chips"):
+        game(side("Ada", "jazz"), side("Bo", "cab"))  # MN-S5: the box has one Z
+
+
+@pytest.mark.parametrize(
+    ("sides", "more", "field"),
+    [
+        ([side("Ada", "pot", aha_before=6), side("Bo", "cab")], {}, "sides[0]"),
+        ([side("Ada", "strawberry"), side("Bo", "cab")], {"division": 1}, "sides[0].word"),
+        ([side("Ada", "pot"), side("Bo", "an")], {"division": 1}, "sides[1].word"),
+        ([side("Ada", "pot", aha_after=3), side("Bo", "cab")], {"division": 1}, "sides[0]"),
+        ([side("Ada", "po7"), side("Bo", "cab")], {}, "sides[0].word"),
+        ([side("Ada", "pot")], {}, "sides"),
+    ],
+)
+def test_setups_the_rules_refuse(
+    sides: list[dict[str, Any]], more: dict[str, Any], field: str
+) -> None:
+    with pytest.raises(BadSetup) as caught:
+        game(*sides, **more)
+    assert caught.value.field == field
+
+
+def test_exact_division_decoys_name_the_house_rule() -> None:
+    with pytest.raises(BadSetup, match=r"mn\.division\.ahaRule"):
+        game(
+            side("Ada", "pot"),
+            side("Bo", "cab", aha_before=2),
+            division=1,
+            house_rules={"mn.division.ahaRule": "EXACT"},
+        )
+
+
+def test_a_setup_without_facts_needs_a_word_list() -> None:
+    with pytest.raises(BadSetup, match="facts"):
+        ENGINE.new_game({"sides": [{"name": "Ada", "word": "pot"}, side("Bo", "cab")]})
+    looked = MnemoEngine(lambda word: WordFacts(False, False, False, False))
+    state = looked.new_game({"sides": [{"name": "Ada", "word": "pot"}, side("Bo", "cab")]})
+    # A misspelling is not refused: it is found out when the word is exposed (MN-SC6).
+    assert not state.setup.words[0].facts.spelt
+    assert looked.setup_of(state)["sides"][0]["facts"]["spelt"] is False
+
+
+def test_a_proper_name_is_refused() -> None:
+    proper = MnemoEngine(lambda word: WordFacts(False, True, False, False, proper=True))
+    with pytest.raises(BadSetup, match="proper name"):
+        proper.new_game({"sides": [{"name": "Ada", "word": "paris"}, side("Bo", "cab")]})
+
+
+# ---------------------------------------------------------------------- turns
+def test_nemo_goes_to_the_lowest_and_others_only_leaves_out_the_dicer() -> None:
+    sides = (side("Ada", "pot", aha_after=1), side("Bo", "cab", aha_after=1), side("Cy", "rug"))
+    assert run(game(*sides), A.Roll(0, 0)).scores == (0, 0, 0)
+    others = game(*sides, house_rules={"mn.nemo.recipients": "OTHERS_ONLY"})
+    assert run(others, A.Roll(0, 0)).scores == (-5, 0, 0)
+
+
+def test_the_first_guess_is_a_letter_and_aha_waits_for_round_two() -> None:
+    state = run(game(side("Ada", "pot", aha_after=1), side("Bo", "cab")), A.Roll(0, 8))
+    with pytest.raises(IllegalAction) as caught:
+        ENGINE.apply(state, A.Guess(0, 1, 0, "AHA"))
+    assert caught.value.rule == "MN-T4"
+    state = run(state, A.Guess(0, 1, 0, "C"))
+    with pytest.raises(IllegalAction) as caught:
+        ENGINE.apply(state, A.Guess(0, 1, 1, "AHA"))
+    assert caught.value.rule == "MN-A03"
+
+
+def test_mono_ends_the_turn_or_goes_on() -> None:
+    sides = (side("Ada", "pot"), side("Bo", "cab"))
+    state = run(game(*sides), A.Roll(0, 1), A.Guess(0, 1, 0, "C"))
+    assert state.turn == 1 and state.scores == (20, 0)
+    going = game(*sides, house_rules={"mn.mono.continue": "CONTINUES"})
+    state = run(going, A.Roll(0, 1), A.Guess(0, 1, 0, "C"), A.Guess(0, 1, 1, "A"))
+    assert state.turn == 0 and state.scores == (25, 0)
+
+
+def test_twinner_judges_both_letters_together() -> None:
+    sides = (side("Ada", "pot"), side("Bo", "cab"))
+    state = run(game(*sides), A.Roll(0, 2), A.Guess(0, 1, 0, "C"), A.Guess(0, 1, 1, "E"))
+    assert state.turn == 1 and state.scores == (0, 0) and not any(state.up[1])
+    lenient = game(*sides, house_rules={"mn.twinner.fail": "ONE_RIGHT_GOES_ON"})
+    state = run(lenient, A.Roll(0, 2), A.Guess(0, 1, 0, "C"), A.Guess(0, 1, 1, "E"))
+    assert state.turn == 0 and state.scores == (5, 0) and state.up[1] == (True, False, False)
+
+
+def test_eight_ball_when_tied_for_the_highest() -> None:
+    sides = (side("Ada", "pot"), side("Bo", "cab"))
+    assert run(game(*sides), A.Roll(0, 8)).scores == (-10, 0)
+    alone = game(*sides, house_rules={"mn.eightBall.tie": "ALONE_ONLY"})
+    assert run(alone, A.Roll(0, 8)).scores == (0, 0)
+
+
+def test_the_bonus_stacks_or_not_and_goes_to_the_owner_or_the_exposer() -> None:
+    star = {"spelt": True, "noun": True, "verb": True, "reversible": True}
+    sides = (
+        {"name": "Ada", "word": "on", "facts": NOUN},
+        {"name": "Bo", "word": "pa", "facts": star},
+        side("Cy", "rug"),
+    )
+    guesses = (A.Roll(0, 8), A.Guess(0, 1, 0, "P"), A.Guess(0, 1, 1, "A"))
+    assert run(game(*sides), *guesses).scores == (0, 25, 0)
+    largest = game(*sides, house_rules={"mn.bonus.stack": False})
+    assert run(largest, *guesses).scores == (0, 15, 0)
+    exposer = game(*sides, house_rules={"mn.bonus.recipient": "EXPOSER"})
+    assert run(exposer, *guesses).scores == (25, 0, 0)
+
+
+def test_magic_seven_is_a_choice() -> None:
+    sides = (side("Ada", "pot"), side("Bo", "cab"))
+    assert run(game(*sides), A.Roll(0, 7), A.Expose(0, 0, 2)).scores == (15, 0)
+    declined = run(game(*sides), A.Roll(0, 7), A.Decline(0))
+    assert declined.scores == (0, 0) and declined.phase == "guess"
+    with pytest.raises(IllegalAction) as caught:
+        ENGINE.apply(run(game(*sides), A.Roll(0, 7)), A.Expose(0, 1, 0))
+    assert caught.value.rule == "MN-NC7"
+
+
+def test_number_cards_without_replacement_refuse_a_card_drawn() -> None:
+    state = game(
+        side("Ada", "pot"),
+        side("Bo", "cab"),
+        numbers="cards",
+        house_rules={"mn.cards.replacement": "NO_REPLACEMENT"},
+    )
+    state = run(state, A.Roll(0, 0))
+    with pytest.raises(IllegalAction) as caught:
+        ENGINE.apply(state, A.Roll(1, 0))
+    assert caught.value.rule == "MN-A01"
+
+
+# --------------------------------------------------------------------- judging
+def test_judging_a_guess() -> None:
+    assert right(Chip("letter", "E"), "E", "MEANING")
+    assert not right(Chip("aha", "AHA"), "E", "MEANING")
+    assert right(Chip("aha", "AHA"), "AHA", "MEANING")
+    assert right(Chip("joal", "-"), "-", "MEANING")
+    assert not right(Chip("joal", "Q"), "Q", "JOAL") and right(Chip("joal", "Q"), "JOAL", "JOAL")
+    chips = (Chip("letter", "W"), Chip("letter", "E"), Chip("joal", "-"), Chip("aha", "AHA"))
+    assert unexposed_points(chips, (False, False, False, False)) == 10
+
+
+# ------------------------------------------------------------------ word list
+@pytest.mark.skipif(not INSTALLED, reason="the Debian packages wamerican and wordnet-base")
+def test_the_word_list_gives_spelling_names_and_kinds() -> None:
+    star = word_facts("star")
+    assert star == WordFacts(spelt=True, noun=True, verb=True, reversible=True)
+    assert word_facts("Paris").proper and word_facts("mary").proper
+    assert not word_facts("recieve").spelt and not word_facts("recieve").proper
+    assert word_facts("well-being").spelt and word_facts("well-being").noun
+    assert word_facts("running").verb and word_facts("geese").noun
+    assert word_facts("level").reversible and not word_facts("planet").reversible
+    assert not word_facts("happy").noun and not word_facts("happy").verb
+
+
+def test_a_missing_word_list_is_a_lookup_error(tmp_path: Path) -> None:
+    from companion.games.mnemo.dictionary import read_lexicon
+
+    with pytest.raises(LookupError, match="wamerican"):
+        read_lexicon(tmp_path / "none", tmp_path)
