@@ -11,7 +11,7 @@ from companion.games.contract import JSON, Action, Event, GameEngine
 from companion.games.drawing import Drawing
 from companion.games.house_rules import HouseRule
 from companion.games.options import GameOption
-from companion.games.plugin import Narrator
+from companion.games.plugin import GamePlugin, Narrator
 from companion.games.private_inputs import PrivateInput
 from companion.games.touch import TouchRules
 from companion.games.verdicts import Verdict
@@ -111,4 +111,5 @@ class MementoPlugin:
         return text_board(view)
 
 
-PLUGIN = MementoPlugin()
+PLUGIN: GamePlugin = MementoPlugin()
+"""Typed as the contract: a member the plugin lacks is a type error."""

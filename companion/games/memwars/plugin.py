@@ -12,7 +12,7 @@ from companion.games.contract import JSON, Action, Event, GameEngine
 from companion.games.drawing import Drawing
 from companion.games.house_rules import HouseRule
 from companion.games.options import GameOption
-from companion.games.plugin import Narrator
+from companion.games.plugin import GamePlugin, Narrator
 from companion.games.private_inputs import InputField, PrivateInput
 from companion.games.verdicts import Verdict
 
@@ -137,4 +137,5 @@ class MemWarsPlugin:
         return text_board(view)
 
 
-PLUGIN = MemWarsPlugin()
+PLUGIN: GamePlugin = MemWarsPlugin()
+"""Typed as the contract: a member the plugin lacks is a type error."""

@@ -11,7 +11,8 @@ from companion.games.contract import JSON, Action, Event, GameEngine
 from companion.games.drawing import Drawing
 from companion.games.house_rules import HouseRule
 from companion.games.options import GameOption
-from companion.games.plugin import Narrator
+from companion.games.plugin import GamePlugin, Narrator
+from companion.games.private_inputs import PrivateInput
 from companion.games.touch import TouchRules
 from companion.games.verdicts import Verdict
 
@@ -69,6 +70,9 @@ class MnemoPlugin:
 
     def verdicts(self, setup: JSON, events: Sequence[tuple[int, Event]]) -> Sequence[Verdict]:
         return ()  # played without cards: nothing to study
+
+    def private_inputs(self, state: Any, side: int) -> Sequence[PrivateInput]:
+        return ()
 
     def example_setups(self) -> Sequence[JSON]:
         return (
@@ -164,4 +168,5 @@ class MnemoPlugin:
         return text_board(view)
 
 
-PLUGIN = MnemoPlugin()
+PLUGIN: GamePlugin = MnemoPlugin()
+"""Typed as the contract: a member the plugin lacks is a type error."""
