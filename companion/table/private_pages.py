@@ -212,24 +212,39 @@ def only_yours(
 ) -> list[dict[str, str]]:
     """What a side's view holds that the spectator view does not, each as a line the page
     shows: what it is (the items it is in and its key's name: "Place 8 · value", "Ada ·
-    counter values in hand") and its value."""
-    if isinstance(view, Mapping) and isinstance(public, Mapping):
+    counter values in hand") and its value. Of an object the spectators lack altogether (a
+    side's secret word), its plain fields are listed, not the lists of objects inside it:
+    the page's board shows those."""
+    if isinstance(view, Mapping):
+        theirs = public if isinstance(public, Mapping) else None
         found: list[dict[str, str]] = []
         for name, value in view.items():
-            if name != "viewer":
-                found += only_yours(value, public.get(name), items, str(name))
+            if name in ("viewer", "side"):
+                continue  # who is looking: the page says so already
+            if theirs is None and _objects(value):
+                continue
+            found += only_yours(value, theirs.get(name) if theirs else None, items, str(name))
         return found
-    if isinstance(view, list) and isinstance(public, list) and len(view) == len(public):
+    if _objects(view):
+        others: list[Any] = public if isinstance(public, list) and len(public) == len(view) else []
         found = []
-        for mine, theirs in zip(view, public, strict=True):
+        for index, mine in enumerate(view):
             label = _item(mine)
-            found += only_yours(mine, theirs, (*items, label) if label else items, key)
+            theirs_item = others[index] if others else None
+            found += only_yours(mine, theirs_item, (*items, label) if label else items, key)
         return found
     if view == public or view is None:
         return []
     what = " · ".join([*items, key.replace("_", " ")] if key else items) or "value"
-    shown = ", ".join(map(str, view)) if isinstance(view, list) else str(view)
+    if isinstance(view, bool):
+        shown = "yes" if view else "no"
+    else:
+        shown = ", ".join(map(str, view)) if isinstance(view, list) else str(view)
     return [{"what": what[:1].upper() + what[1:], "value": shown}]
+
+
+def _objects(value: Any) -> bool:
+    return isinstance(value, list) and any(isinstance(item, Mapping) for item in value)
 
 
 def _item(item: Any) -> str:
