@@ -13,12 +13,10 @@ See docs/card-readers.md.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
-import os
 import queue
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,30 +30,12 @@ from companion.devices.cardreader.events import (
     CardPresented,
     Observation,
 )
-from companion.devices.cardreader.protocol import ReaderProtocol
-from companion.devices.cardreader.reader import READ_TIMEOUT_S, CardReader
-from companion.devices.cardreader.registry import (
-    PROTOCOLS,
-    Identifies,
-    make_protocol,
-    protocol_available,
-)
+from companion.devices.cardreader.probe import DETECT_ORDER, probe, reason
+from companion.devices.cardreader.reader import CardReader
+from companion.devices.cardreader.registry import PROTOCOLS, make_protocol, protocol_available
 from companion.errors import UserError
 
-DETECT_ORDER = ("pn532", "pico", "rdm6300")
-"""The PN532 and the Pico answer at once; an RDM6300 says something only with a card on it."""
 DEFAULT_DETECT_TIMEOUT_S = 1.0
-
-FOUND = {
-    "pn532": "found: a PN532 acknowledged SAMConfiguration",
-    "pico": "found: a Pico reader said hello",
-    "rdm6300": "found: an RDM6300 sent a valid frame",
-}
-NOT_FOUND = {
-    "pn532": "no answer to SAMConfiguration",
-    "pico": "no hello",
-    "rdm6300": "no card seen: place a card to check",
-}
 
 
 def register(commands: Any) -> None:
@@ -109,14 +89,6 @@ def register(commands: Any) -> None:
 
 def _config(args: argparse.Namespace) -> Config:
     return load_config(Path(args.config) if args.config else None)
-
-
-def _reason(err: BaseException) -> str:
-    """A short reason: 'No such file or directory' rather than pyserial's nested message."""
-    code = err.args[0] if err.args else None
-    if isinstance(code, int) and not isinstance(code, bool):
-        return os.strerror(code)
-    return str(err)
 
 
 # ---- listen ---------------------------------------------------------------------------------
@@ -173,7 +145,7 @@ def _listen(args: argparse.Namespace) -> int:
     try:
         reader.start()
     except (serial.SerialException, OSError) as err:
-        raise UserError(f"cannot open {port}: {_reason(err)}") from None
+        raise UserError(f"cannot open {port}: {reason(err)}") from None
     deadline = None if args.duration is None else time.monotonic() + args.duration
     try:
         while deadline is None or time.monotonic() < deadline:
@@ -215,58 +187,6 @@ def _detect(args: argparse.Namespace) -> int:
                 break  # one device to a port
     _print_table(("PORT", "DESCRIPTION", "PROTOCOL", "RESULT"), rows)
     return 0
-
-
-def probe(
-    device: str,
-    name: str,
-    timeout_s: float,
-    *,
-    clock_ns: Callable[[], int] = time.monotonic_ns,
-) -> tuple[bool, str]:
-    """Talks `name` on `device` for at most `timeout_s`: (found, what happened)."""
-    protocol = make_protocol(name)
-    if not isinstance(protocol, Identifies):
-        return False, "cannot tell: the protocol does not say when a device identified itself"
-    try:
-        port = serial.serial_for_url(
-            device, baudrate=protocol.baudrate, timeout=READ_TIMEOUT_S, write_timeout=0.1
-        )
-    except (serial.SerialException, OSError) as err:
-        return False, f"cannot open: {_reason(err)}"
-    try:
-        port.reset_input_buffer()
-        return _talk(port, protocol, name, timeout_s, clock_ns)
-    except (serial.SerialException, OSError) as err:
-        return False, f"port failed: {_reason(err)}"
-    finally:
-        port.close()
-
-
-def _talk(
-    port: Any,
-    protocol: ReaderProtocol,
-    name: str,
-    timeout_s: float,
-    clock_ns: Callable[[], int],
-) -> tuple[bool, str]:
-    assert isinstance(protocol, Identifies)
-    deadline = clock_ns() + int(timeout_s * 1e9)
-    outgoing = protocol.connected(clock_ns())
-    while True:
-        if outgoing:
-            # A write nothing drains times out; the protocol will try again.
-            with contextlib.suppress(serial.SerialTimeoutException):
-                port.write(outgoing)
-        data = port.read(port.in_waiting or 1)
-        now = clock_ns()
-        if data:
-            protocol.receive(data, now)
-        if protocol.identified():
-            return True, FOUND[name]
-        if now >= deadline:
-            return False, NOT_FOUND[name]
-        outgoing = protocol.due(now)
 
 
 def _print_table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> None:
