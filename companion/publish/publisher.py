@@ -136,6 +136,49 @@ def parse_url(url: str) -> BrokerAddress:
     return BrokerAddress(scheme, parts.hostname, port, path)
 
 
+def tls_context(
+    address: BrokerAddress, ca_file: str, cert_file: str, key_file: str
+) -> ssl.SSLContext | None:
+    """The TLS a connection to `address` uses, from [broker]'s files; None for plain MQTT or
+    WebSockets (where the files are a mistake, said as a PublisherError)."""
+    if not address.tls:
+        if ca_file or cert_file or key_file:
+            raise PublisherError(
+                f"[broker] ca_file, cert_file and key_file need an mqtts:// or wss:// URL, "
+                f"not {address.url}"
+            )
+        return None
+    try:
+        context = ssl.create_default_context(cafile=ca_file or None)
+        if cert_file:
+            context.load_cert_chain(cert_file, key_file or None)
+        elif key_file:
+            raise PublisherError("[broker] key_file is set but cert_file is not")
+    except (OSError, ssl.SSLError) as err:
+        raise PublisherError(f"cannot use the broker's TLS files: {err}") from None
+    return context
+
+
+def why_unreachable(address: BrokerAddress, tls: ssl.SSLContext | None) -> str:
+    """Why a connection to `address` failed, in words (paho's connect loop keeps the
+    exception): found by connecting a plain socket, and shaking hands over it with `tls`."""
+    host, port = address.host, address.port
+    try:
+        with socket.create_connection((host, port), timeout=PROBE_TIMEOUT_S) as sock:
+            if tls is not None:
+                with tls.wrap_socket(sock, server_hostname=host):
+                    pass
+    except ssl.SSLCertVerificationError as err:
+        return f"its TLS certificate is not trusted ({err.verify_message}); check [broker] ca_file"
+    except ssl.SSLError as err:
+        return f"the TLS handshake failed ({err.reason or err})"
+    except OSError as err:
+        return err.strerror or str(err) or type(err).__name__
+    if address.transport == "websockets":
+        return "the websockets handshake failed (is it a websockets listener? which path?)"
+    return "the connection failed"
+
+
 @dataclass(frozen=True, slots=True)
 class PublisherStats:
     connected: bool
@@ -257,22 +300,7 @@ class Publisher(Closing):
         )
 
     def _tls_context(self, ca_file: str, cert_file: str, key_file: str) -> ssl.SSLContext | None:
-        if not self.address.tls:
-            if ca_file or cert_file or key_file:
-                raise PublisherError(
-                    f"[broker] ca_file, cert_file and key_file need an mqtts:// or wss:// URL, "
-                    f"not {self.address.url}"
-                )
-            return None
-        try:
-            context = ssl.create_default_context(cafile=ca_file or None)
-            if cert_file:
-                context.load_cert_chain(cert_file, key_file or None)
-            elif key_file:
-                raise PublisherError("[broker] key_file is set but cert_file is not")
-        except (OSError, ssl.SSLError) as err:
-            raise PublisherError(f"cannot use the broker's TLS files: {err}") from None
-        return context
+        return tls_context(self.address, ca_file, cert_file, key_file)
 
     # -- publishing -------------------------------------------------------------------------
 
@@ -464,24 +492,7 @@ class Publisher(Closing):
             log.warning("%s", text)
 
     def _diagnose(self) -> str:
-        """Why a connection failed, in words: paho's connect loop keeps the exception."""
-        host, port = self.address.host, self.address.port
-        try:
-            with socket.create_connection((host, port), timeout=PROBE_TIMEOUT_S) as sock:
-                if self._tls is not None:
-                    with self._tls.wrap_socket(sock, server_hostname=host):
-                        pass
-        except ssl.SSLCertVerificationError as err:
-            return (
-                f"its TLS certificate is not trusted ({err.verify_message}); check [broker] ca_file"
-            )
-        except ssl.SSLError as err:
-            return f"the TLS handshake failed ({err.reason or err})"
-        except OSError as err:
-            return err.strerror or str(err) or type(err).__name__
-        if self.address.transport == "websockets":
-            return "the websockets handshake failed (is it a websockets listener? which path?)"
-        return "the connection failed"
+        return why_unreachable(self.address, self._tls)
 
     # -- state --------------------------------------------------------------------------
 

@@ -21,6 +21,8 @@ from companion.devices.cardreader.registry import Identifies, make_protocol
 
 DETECT_ORDER = ("pn532", "pico", "rdm6300")
 """The PN532 and the Pico answer at once; an RDM6300 says something only with a card on it."""
+SPEAKS_WITH_A_CARD = frozenset({"rdm6300"})
+"""The protocols whose device is heard only while a card lies on it."""
 
 FOUND = {
     "pn532": "found: a PN532 acknowledged SAMConfiguration",

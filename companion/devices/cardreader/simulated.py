@@ -34,6 +34,24 @@ def simulated_tag(protocol: str, card: int) -> str:
     return f"04{card:06X}E0A080"  # ISO 14443A: a 7-byte UID, as NTAG cards have
 
 
+def start_emulator(protocol: str, path: str) -> Any:
+    """The emulated module of `protocol` on the device end `path` of a pseudo-terminal pair,
+    running: rdm6300, pn532 or pico."""
+    if protocol == "rdm6300":
+        from companion.devices.cardreader.emulators import Rdm6300Emulator
+
+        return Rdm6300Emulator(path, repeat_s=0.02)
+    if protocol == "pn532":
+        from companion.devices.cardreader.emulators import Pn532Emulator
+
+        return Pn532Emulator(path)
+    if protocol == "pico":
+        from companion.devices.cardreader.pico_emulator import PicoEmulator
+
+        return PicoEmulator(path)
+    raise ValueError(f"no emulator for {protocol!r}")
+
+
 class SimulatedReader(Closing):
     def __init__(self, protocol: str, cards: Iterable[int]) -> None:
         if protocol not in _SILENCE_NS:
@@ -58,17 +76,7 @@ class SimulatedReader(Closing):
             raise
 
     def _start_emulator(self, path: str) -> Any:
-        if self.protocol == "rdm6300":
-            from companion.devices.cardreader.emulators import Rdm6300Emulator
-
-            return Rdm6300Emulator(path, repeat_s=0.02)
-        if self.protocol == "pn532":
-            from companion.devices.cardreader.emulators import Pn532Emulator
-
-            return Pn532Emulator(path)
-        from companion.devices.cardreader.pico_emulator import PicoEmulator
-
-        return PicoEmulator(path)
+        return start_emulator(self.protocol, path)
 
     def tag_of(self, card: int) -> str:
         return self.tags[card]
