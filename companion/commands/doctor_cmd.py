@@ -72,15 +72,15 @@ def _doctor(args: argparse.Namespace) -> int:
     def say(text: str) -> None:
         print(text, file=prompts, flush=True)
 
-    config_checked = check_config(Path(args.config) if args.config else None)
+    config_result, config = check_config(Path(args.config) if args.config else None)
     results = []
-    with _devices(config_checked[1], args.simulate) as devices:
+    with _devices(config, args.simulate) as devices:
         doctor = (
             None
-            if config_checked[1] is None or devices is None
-            else Doctor(config_checked[1], devices, args.timeout, args.yes, say)
+            if config is None or devices is None
+            else Doctor(config, devices, args.timeout, args.yes, say)
         )
-        for result in examine(names, config_checked, doctor):
+        for result in examine(names, config_result, doctor):
             results.append(result)
             if args.json:
                 print(json.dumps(result.to_dict()), flush=True)

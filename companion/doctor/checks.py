@@ -2,7 +2,8 @@
 game will use it and returns a Result; what it needs of the hardware it takes through
 `Devices` (companion/doctor/devices.py), so that the twins or a test's broken part stand in.
 
-    results = examine(("camera", "reader"), config_checked, Doctor(config, devices, 30.0))
+    config_result, config = check_config(path)
+    results = examine(("camera", "reader"), config_result, Doctor(config, devices, 30.0))
 
 A check never raises for anything a device, a file or the network can do: the user gets a
 FAIL line with what to do, never a traceback.
@@ -768,12 +769,9 @@ CHECKS: dict[str, Callable[[Doctor], Result]] = {
 """Every check but the configuration's, which the others depend on."""
 
 
-def examine(
-    names: Sequence[str], config_checked: tuple[Result, Config | None], doctor: Doctor | None
-) -> Iterator[Result]:
+def examine(names: Sequence[str], config_result: Result, doctor: Doctor | None) -> Iterator[Result]:
     """The results of the checks `names`, one at a time as each is done. `doctor` is None
     when the configuration could not be read: the other checks are then skipped."""
-    config_result, _config = config_checked
     for name in names:
         if name == "config":
             yield config_result
