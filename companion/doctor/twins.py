@@ -31,7 +31,7 @@ SYNTHETIC_CAMERA = "synthetic"
 HOLD_S = 0.06
 """How long the twin's finger holds a button down, and then stays off it: twice the
 default debounce window."""
-LOOK_S = 2.0
+LOOK_S = 10.0
 """How long the twin watches an output pin for it to be driven (the buzzer beeps on a
 thread of its own)."""
 
