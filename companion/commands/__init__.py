@@ -19,6 +19,7 @@ from companion.commands import (
     rules_cmd,
     run_cmd,
     setup_cmd,
+    tournament_cmd,
     vision_cmd,
 )
 
@@ -36,5 +37,6 @@ COMMAND_MODULES: list[ModuleType] = [
     rules_cmd,
     run_cmd,
     setup_cmd,
+    tournament_cmd,
     vision_cmd,
 ]

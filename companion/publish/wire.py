@@ -17,8 +17,9 @@ Six topics per board, under `<prefix>/<board_id>/`:
 | `result` | 1   | yes      | a finished game's result and record hash (JSON) |
 | `status` | 1   | yes      | `online` / `offline`, plain text; the Last Will |
 
-A tournament hub (companion/tournament) publishes under `<prefix>/<hub_id>/`: `standings/<division>`,
-`pairings/<division>` and `table/<board_id>`, all retained (`HubTopics`).
+A tournament hub (companion/tournament) publishes under `<prefix>/<hub_id>/`:
+`standings/<division>`, `pairings/<division>` and `table/<board_id>`, all retained
+(`HubTopics`).
 
 Every JSON payload has `"schema": SCHEMA_VERSION`, the `board` id and `t`, the game's time in
 seconds. Their JSON Schemas (draft 2020-12) are in `schemas/<kind>.schema.json`; docs/mqtt.md
