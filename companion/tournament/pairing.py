@@ -5,8 +5,9 @@ tables in seating order (the top table first) and its byes. The rules, exactly, 
 docs/tournament.md; in short:
 
 - **Swiss** (2 sides). Players in standings order. With an odd number, the bye goes to the
-  lowest-ranked player who has not had one, and whose leaving still lets the others be
-  paired without a rematch if any choice does. The others are paired from the top: the
+  lowest-ranked of the players with the fewest byes (none, until everyone has had one)
+  whose leaving lets the others be paired without a rematch; if no such choice exists, to
+  the lowest-ranked of them. The others are paired from the top: the
   highest unpaired player meets, of those they have not met, the one nearest in points;
   within their score group, the one at their own position in the other half of the group
   (1 v 5, 2 v 6... in a group of 8); then one due the other seat. The search backtracks,
@@ -14,7 +15,10 @@ docs/tournament.md; in short:
   `SEARCH_STEPS` steps and then allows rematches, fewest first: only events with far more
   rounds than their players can bear get there).
 - **Round robin** (2 sides): the circle method on the players in the order they were
-  added; with an odd number, the one paired with the empty slot has a bye.
+  added (the first stays put, the others turn one place a round); with an odd number, the
+  one paired with the empty slot has a bye. Seats: the first player's table alternates by
+  round, the others alternate by table, so nobody's first and second seats differ by more
+  than two over the whole round robin.
 - **Swiss pods** (3 or more sides): tables of the division's size, and when the players do
   not divide into them, tables one smaller (at the bottom), never below 3; whoever is left
   has a bye (lowest-ranked first, those without one before those with one). Each table is
@@ -177,7 +181,8 @@ def swiss(ranked: Sequence[str], points: Mapping[str, Fraction], history: Histor
         # The lowest-ranked player without a bye, unless the others then cannot avoid a
         # rematch while another choice can.
         order = bye_order(ranked, history)
-        for candidate in order:
+        fewest = history.byes.get(order[0], 0)
+        for candidate in (p for p in order if history.byes.get(p, 0) == fewest):
             pairs = pair_all([p for p in ranked if p != candidate], rematches=False)
             if pairs is not None:
                 byes = (candidate,)
@@ -217,9 +222,10 @@ def round_robin(players: Sequence[str], round_number: int) -> RoundPlan:
         if a is None or b is None:
             byes.extend(p for p in (a, b) if p is not None)
             continue
-        # Seats alternate: the fixed player's table by round, the others by table and
-        # round, so that nobody keeps the same seat round after round.
-        swap = (round_number % 2 == 0) if i == 0 else ((i + round_number) % 2 == 0)
+        # The fixed player's seat alternates by round; on the other tables the player
+        # coming round the circle sits first on every other table. Over the whole round
+        # robin nobody sits first more than two games more than second, or the other way.
+        swap = (round_number % 2 == 0) if i == 0 else (i % 2 == 1)
         tables.append((b, a) if swap else (a, b))
     return RoundPlan(tuple(tables), tuple(byes))
 
