@@ -83,5 +83,6 @@ def test_a_pod_of_four_scores_by_places() -> None:
     assert game_points(Outcome((4, 3, 2, 1), (0,)), 4) == (F(1), F(2, 3), F(1, 3), F(0))
     # The board winning a MemWars game makes no player a winner: scores decide.
     assert game_points(Outcome((3, 9), ()), 2) == (F(0), F(1))
-    # A game that keeps no score: the winner first, the others level.
-    assert game_points(Outcome(None, (2,)), 3) == (F(1, 2), F(1, 2), F(1))
+    # A game that keeps no score: the winner first, the others level, each behind one and
+    # level with one: (0 + ½) / 2 = ¼.
+    assert game_points(Outcome(None, (2,)), 3) == (F(1, 4), F(1, 4), F(1))
