@@ -128,7 +128,9 @@ class EventStore:
     def create(
         cls, path: Path | str, *, name: str, hub: str = DEFAULT_HUB, boards: Sequence[str] = ()
     ) -> EventStore:
-        """A new event file; refused if the file exists."""
+        """A new event file, its schema and its event in one transaction: a `new` killed
+        half-way leaves no file, or an empty one that the next `new` takes. Refused if the
+        file holds anything already."""
         path = Path(path)
         if not name.strip():
             raise EventStoreError("an event needs a name (--name)")
@@ -137,15 +139,8 @@ class EventStore:
             check_board_id(board)
         if len(set(boards)) != len(boards):
             raise EventStoreError("a board is listed twice in --boards")
-        if path.exists():
-            raise EventStoreError("already exists; an event file is made once", where=str(path))
-        store = cls(_connect(path, create=True), path)
-        with store._transaction("cannot create the event") as conn:
-            conn.execute(
-                "INSERT INTO event (id, name, hub, boards, created) VALUES (1, ?, ?, ?, ?)",
-                (name.strip(), hub, json.dumps(list(boards)), utc_now()),
-            )
-        return store
+        row = (name.strip(), hub, json.dumps(list(boards)), utc_now())
+        return cls(_connect(path, create=row), path)
 
     @classmethod
     def open(cls, path: Path | str) -> EventStore:
@@ -156,7 +151,7 @@ class EventStore:
                 "no event here (companion tournament new FILE --name NAME makes one)",
                 where=str(path),
             )
-        store = cls(_connect(path, create=False), path)
+        store = cls(_connect(path, create=None), path)
         try:
             store._rows("SELECT name, hub, boards FROM event WHERE id = 1")[0]
         except IndexError:
@@ -438,10 +433,16 @@ class EventStore:
             raise EventStoreError(f"cannot read: damaged ({err})", where=str(self.path)) from err
 
 
-def _connect(path: Path, *, create: bool) -> sqlite3.Connection:
+_EventRow = tuple[str, str, str, str]
+"""name, hub, boards (JSON), created."""
+
+
+def _connect(path: Path, *, create: _EventRow | None) -> sqlite3.Connection:
+    """A connection to an event file: an existing one, or with `create`, a new one holding
+    that event."""
     where = str(path)
     try:
-        if create:
+        if create is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
         # isolation_level=None: transactions begin and end exactly where the code says.
         conn = sqlite3.connect(path, isolation_level=None, timeout=10.0)
@@ -455,23 +456,38 @@ def _connect(path: Path, *, create: bool) -> sqlite3.Connection:
     return conn
 
 
-def _prepare(conn: sqlite3.Connection, where: str, *, create: bool) -> None:
+def _prepare(conn: sqlite3.Connection, where: str, *, create: _EventRow | None) -> None:
     """Checks the file is an event (or, to create one, empty), then sets it up."""
     try:
         # The first read parses the file header: a stranger's file fails here, before any
         # PRAGMA that writes, so it is left untouched.
         version, app_id, tables = _identity(conn)
-        if not (create and version == app_id == tables == 0):
+        empty = version == app_id == tables == 0
+        if create is not None and not empty:
+            raise EventStoreError("already exists; an event file is made once", where=where)
+        if create is None and empty:
+            raise EventStoreError(
+                "an empty file, not an event (companion tournament new FILE --name NAME "
+                "makes one)",
+                where=where,
+            )
+        if create is None:
             _check_identity(version, app_id, where)
         conn.execute("PRAGMA journal_mode = WAL").fetchone()
         # FULL: a result is on disk before the hub says it was recorded.
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
-        if version == 0:
+        if create is not None:
             conn.execute("BEGIN IMMEDIATE")
             try:
+                if _identity(conn) != (0, 0, 0):  # another `new` got there first
+                    raise EventStoreError("already exists; an event file is made once", where=where)
                 for statement in _SCHEMA:
                     conn.execute(statement)
+                conn.execute(
+                    "INSERT INTO event (id, name, hub, boards, created) VALUES (1, ?, ?, ?, ?)",
+                    create,
+                )
                 conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                 conn.execute("COMMIT")
