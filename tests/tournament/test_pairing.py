@@ -31,7 +31,7 @@ def perfect_matchings(players: Sequence[str]) -> Iterator[list[tuple[str, str]]]
         return
     first, rest = players[0], players[1:]
     for i, other in enumerate(rest):
-        for more in perfect_matchings(rest[:i] + rest[i + 1 :]):
+        for more in perfect_matchings([*rest[:i], *rest[i + 1 :]]):
             yield [(first, other), *more]
 
 
