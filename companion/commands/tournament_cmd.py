@@ -160,19 +160,22 @@ def run_pair(args: argparse.Namespace) -> int:
         names = [event.division(args.division).name] if args.division else None
         plans: list[PlannedRound] = []
         taken: list[str] = []
+        reasons: list[str] = []
         for division in event.divisions if names is None else ():
-            if division.game is None or not division.players:
+            if division.game is None and not division.players:
                 continue
             try:
                 plans.append(next_round(event, division.name, taken))
             except UserError as err:
-                print(f"{division.name}: {err}")
+                reasons.append(err.message)
                 continue
             taken += [board for board, _ in plans[-1].tables if board is not None]
         for name in names or ():
             plans.append(next_round(event, name, taken))
         if not plans:
-            raise UserError("no division has a round to pair")
+            raise UserError("; ".join(reasons) or "no division has players and a game yet")
+        for reason in reasons:
+            print(f"Not paired: {reason}")
         for plan in plans:
             store.add_round(plan)
         event = store.event()

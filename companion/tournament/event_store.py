@@ -467,8 +467,7 @@ def _prepare(conn: sqlite3.Connection, where: str, *, create: _EventRow | None) 
             raise EventStoreError("already exists; an event file is made once", where=where)
         if create is None and empty:
             raise EventStoreError(
-                "an empty file, not an event (companion tournament new FILE --name NAME "
-                "makes one)",
+                "an empty file, not an event (companion tournament new FILE --name NAME makes one)",
                 where=where,
             )
         if create is None:
