@@ -95,7 +95,7 @@ def match(event: Event, result: TableResult) -> Matched | Ignored:
             f"{names_listed(pairing.seats)}; result ignored"
         )
     scores = None if result.scores is None else tuple(result.scores[i] for i in order)
-    # Winners that are not a player (MemWars' board, -2) win nothing in the standings.
+    # Winners that are not a seat (a game's board, -2) win nothing in the standings.
     winners = tuple(seat for seat, i in enumerate(order) if i in result.winners)
     return Matched(pairing, Outcome(scores, winners))
 
