@@ -18,8 +18,8 @@ Six topics per board, under `<prefix>/<board_id>/`:
 | `status` | 1   | yes      | `online` / `offline`, plain text; the Last Will |
 
 A tournament hub (companion/tournament) publishes under `<prefix>/<hub_id>/`:
-`standings/<division>`, `pairings/<division>` and `table/<board_id>`, all retained
-(`HubTopics`).
+`standings/<division>`, `pairings/<division>`, `table/<board_id>` and `hub/status`, all
+retained (`HubTopics`).
 
 Every JSON payload has `"schema": SCHEMA_VERSION`, the `board` id and `t`, the game's time in
 seconds. Their JSON Schemas (draft 2020-12) are in `schemas/<kind>.schema.json`; docs/mqtt.md
@@ -205,6 +205,12 @@ class HubTopics:
     def results(self) -> str:
         """The subscription that hears every board's result: `<prefix>/+/result`."""
         return f"{self.prefix}/+/result"
+
+    @property
+    def status(self) -> str:
+        """The hub's `online`/`offline`: one level deeper than a board's status, so that
+        a wall listening to `<prefix>/+/status` does not take the hub for a board."""
+        return f"{self.base}/hub/status"
 
     def standings(self, division: str) -> str:
         check_topic_level(division, "division name")

@@ -7,10 +7,10 @@ standings, the pairings and each table's assignment, retained (docs/tournament.m
 
 Two connections to the broker: the publisher's (companion/publish/publisher.py, as the
 hub's id: queueing, reconnection, the retained messages sent again on every connection, an
-`online`/`offline` status) and a listener's, subscribed to `<prefix>/+/result`. Messages
-heard are handled on the thread that runs the hub, the only one that uses the event store.
-Another command writing the event file meanwhile (`pair`, a `result` typed at the desk)
-is noticed within a second, and everything is published again.
+`online`/`offline` status on `<prefix>/<hub>/hub/status`) and a listener's, subscribed to
+`<prefix>/+/result`. Messages heard are handled on the thread that runs the hub, the only
+one that uses the event store. Another command writing the event file meanwhile (`pair`, a
+`result` typed at the desk) is noticed within a second, and everything is published again.
 """
 
 from __future__ import annotations
@@ -142,6 +142,7 @@ class Hub(Closing):
             ca_file=broker.ca_file,
             cert_file=broker.cert_file,
             key_file=broker.key_file,
+            status_topic=topics.status,
         )
         try:
             listener = Listener(

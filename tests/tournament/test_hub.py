@@ -257,5 +257,7 @@ def test_a_simulated_swiss_event_runs_end_to_end(
             assert all("\n" not in line for line in lines)
             assert len(store.event().results("Open")) == recorded
             assert hub().recorded == 16
+            assert wall.latest[f"{PREFIX}/{HUB}/hub/status"] == "online"
+            assert f"{PREFIX}/{HUB}/status" not in wall.latest
         finally:
             wall.close()
