@@ -129,135 +129,145 @@ def test_a_simulated_swiss_event_runs_end_to_end(
         for name in PLAYERS:
             store.add_player(name, "Open")
         store.set_division("Open", game="memwars", setup="Club rapid", rounds=4)
-    with (
-        Mosquitto() as broker,
-        running_hub(path, broker.url) as hub,
-        EventStore.open(path) as store,
-    ):
-        wall = Retained(broker.port, f"{PREFIX}/{HUB}/#")
-        try:
-            for number, expected in enumerate(EXPECTED_ROUNDS, start=1):
-                planned = next_round(store.event(), "Open")
-                store.add_round(planned)
-                assert [(b, s) for b, s, _, _ in expected] == list(planned.tables)
-                # The hub notices the new round (another connection wrote it) and tells
-                # each table its game.
-                boards = [board for board, *_ in expected]
-                assert wall.wait_for(partial(paired, boards=boards, number=number))
-                table_1 = wall.latest[f"{PREFIX}/{HUB}/table/table-1"]
-                seats = expected[0][1]
-                assert table_1["text"] == (
-                    f"Round {number}: {seats[0]} vs {seats[1]}, MemWars, Club rapid setup"
-                )
-                for index, (board, seats, _, _) in enumerate(expected):
-                    play_table(games, broker.url, board, seats, 100 * number + index)
-                assert wait_until(
-                    lambda: not any(p.is_open for p in store.event().current_pairings())
-                ), "the hub did not record every result of the round"
-            event = store.event()
-            assert wall.wait_for(
-                lambda latest: all(
-                    (latest.get(f"{PREFIX}/{HUB}/table/{b}") or {}).get("played")
-                    for b, *_ in EXPECTED_ROUNDS[-1]
-                )
-            )
-
-            # Results from the tables' real records: the hash is the game's chain in the
-            # table's store, which still verifies.
-            for pairing in event.pairings:
-                expected_game = EXPECTED_ROUNDS[pairing.round - 1][
-                    [b for b, *_ in EXPECTED_ROUNDS[pairing.round - 1]].index(pairing.board or "")
-                ]
-                assert pairing.result is not None
-                scores = tuple(float(s) for s in expected_game[2])
-                assert pairing.result.outcome == Outcome(scores, (expected_game[3],))
-                assert pairing.result.source == "table"
-                with Store.open(games / f"{pairing.board}.sqlite3") as table_store:
-                    assert pairing.result.game_id == pairing.round
-                    assert verify_game(table_store, pairing.round).ok
-                    assert table_store.head(pairing.round) == pairing.result.record_hash
-
-            # What a wall that reloads gets at once: retained, schema-valid, as expected.
-            late = Retained(broker.port, f"{PREFIX}/{HUB}/#")
+    with Mosquitto() as broker, EventStore.open(path) as store:
+        with running_hub(path, broker.url) as hub:
+            wall = Retained(broker.port, f"{PREFIX}/{HUB}/#")
             try:
-                assert late.wait_for(lambda latest: len(latest) >= 6)
-                standings = late.latest[f"{PREFIX}/{HUB}/standings/Open"]
-                pairings = late.latest[f"{PREFIX}/{HUB}/pairings/Open"]
-            finally:
-                late.close()
-            validate("standings", standings)
-            validate("pairings", pairings)
-            for board in ("table-1", "table-2", "table-3", "table-4"):
-                validate("assignment", wall.latest[f"{PREFIX}/{HUB}/table/{board}"])
-            got = [
-                (r["name"], r["points"], r["buchholz"], r["sonneborn_berger"], r["score"])
-                for r in standings["standings"]
-            ]
-            assert got == EXPECTED_STANDINGS
-            assert standings["round"] == 4 and standings["rounds"] == 4
-            assert [t["names"] for t in pairings["tables"]] == [
-                list(s) for _, s, _, _ in EXPECTED_ROUNDS[-1]
-            ]
-
-            # Ratings: openskill itself, one game at a time, in the order recorded.
-            ratings = {name: MODEL.rating() for name in PLAYERS}
-            for pairing in event.results("Open"):
-                assert pairing.result is not None
-                a, b = pairing.seats
-                winner = pairing.result.outcome.winners[0]
-                [[ra], [rb]] = MODEL.rate(
-                    [[ratings[a]], [ratings[b]]], ranks=[1, 2] if winner == 0 else [2, 1]
+                for number, expected in enumerate(EXPECTED_ROUNDS, start=1):
+                    planned = next_round(store.event(), "Open")
+                    store.add_round(planned)
+                    assert [(b, s) for b, s, _, _ in expected] == list(planned.tables)
+                    # The hub notices the new round (another connection wrote it) and tells
+                    # each table its game.
+                    boards = [board for board, *_ in expected]
+                    assert wall.wait_for(partial(paired, boards=boards, number=number))
+                    table_1 = wall.latest[f"{PREFIX}/{HUB}/table/table-1"]
+                    seats = expected[0][1]
+                    assert table_1["text"] == (
+                        f"Round {number}: {seats[0]} vs {seats[1]}, MemWars, Club rapid setup"
+                    )
+                    for index, (board, seats, _, _) in enumerate(expected):
+                        play_table(games, broker.url, board, seats, 100 * number + index)
+                    assert wait_until(
+                        lambda: not any(p.is_open for p in store.event().current_pairings())
+                    ), "the hub did not record every result of the round"
+                event = store.event()
+                assert wall.wait_for(
+                    lambda latest: all(
+                        (latest.get(f"{PREFIX}/{HUB}/table/{b}") or {}).get("played")
+                        for b, *_ in EXPECTED_ROUNDS[-1]
+                    )
                 )
-                ratings[a], ratings[b] = ra, rb
-            for row in standings["standings"]:
-                rating = ratings[row["name"]]
-                assert row["rating"]["mu"] == round(rating.mu, 3)
-                assert row["rating"]["sigma"] == round(rating.sigma, 3)
-            top = max(standings["standings"], key=lambda r: r["rating"]["mu"])
-            assert top["name"] in ("Gus", "Di")
 
-            # A result for no pairing, a duplicate, a stranger's message: one line each,
-            # at info, and nothing recorded.
-            recorded = len(event.results("Open"))
-            caplog.clear()
-            sender = mqtt.Client(CallbackAPIVersion.VERSION2)
-            sender.connect("127.0.0.1", broker.port)
-            sender.loop_start()
-            last = event.pairings_of("Open", 4)[0]
-            assert last.result is not None
-            again = {
-                "schema": 1,
-                "board": last.board,
-                "t": 100.0,
-                "game": "memwars",
-                "game_id": 4,
-                "title": "",
-                "names": list(last.seats),
-                "scores": [13, 12],
-                "winners": [0],
-                "reason": "complete",
-                "hash": last.result.record_hash,
-                "ended": "2026-03-14T16:02:11Z",
-            }
-            elsewhere = {**again, "board": "table-9", "hash": "0" * 64}
-            for topic, payload in (
-                (f"{PREFIX}/table-1/result", json.dumps(again)),
-                (f"{PREFIX}/table-9/result", json.dumps(elsewhere)),
-                (f"{PREFIX}/table-2/result", "not a result"),
-            ):
-                sender.publish(topic, payload, qos=1).wait_for_publish(5)
-            sender.loop_stop()
-            sender.disconnect()
-            assert wait_until(lambda: len(caplog.records) >= 3, 10), caplog.text
-            lines = [r.getMessage() for r in caplog.records]
-            assert all(r.levelno == logging.INFO for r in caplog.records)
-            assert any("table-1: game 4's result is already recorded" in line for line in lines)
-            assert any("table-9: no pairing in the current round" in line for line in lines)
-            assert any("table-2/result: not a result" in line for line in lines)
-            assert all("\n" not in line for line in lines)
-            assert len(store.event().results("Open")) == recorded
-            assert hub().recorded == 16
-            assert wall.latest[f"{PREFIX}/{HUB}/hub/status"] == "online"
-            assert f"{PREFIX}/{HUB}/status" not in wall.latest
-        finally:
-            wall.close()
+                # Results from the tables' real records: the hash is the game's chain in the
+                # table's store, which still verifies.
+                for pairing in event.pairings:
+                    expected_game = EXPECTED_ROUNDS[pairing.round - 1][
+                        [b for b, *_ in EXPECTED_ROUNDS[pairing.round - 1]].index(
+                            pairing.board or ""
+                        )
+                    ]
+                    assert pairing.result is not None
+                    scores = tuple(float(s) for s in expected_game[2])
+                    assert pairing.result.outcome == Outcome(scores, (expected_game[3],))
+                    assert pairing.result.source == "table"
+                    with Store.open(games / f"{pairing.board}.sqlite3") as table_store:
+                        assert pairing.result.game_id == pairing.round
+                        assert verify_game(table_store, pairing.round).ok
+                        assert table_store.head(pairing.round) == pairing.result.record_hash
+
+                # What a wall that reloads gets at once: retained, schema-valid, as expected.
+                late = Retained(broker.port, f"{PREFIX}/{HUB}/#")
+                try:
+                    assert late.wait_for(lambda latest: len(latest) >= 6)
+                    standings = late.latest[f"{PREFIX}/{HUB}/standings/Open"]
+                    pairings = late.latest[f"{PREFIX}/{HUB}/pairings/Open"]
+                finally:
+                    late.close()
+                validate("standings", standings)
+                validate("pairings", pairings)
+                for board in ("table-1", "table-2", "table-3", "table-4"):
+                    validate("assignment", wall.latest[f"{PREFIX}/{HUB}/table/{board}"])
+                got = [
+                    (r["name"], r["points"], r["buchholz"], r["sonneborn_berger"], r["score"])
+                    for r in standings["standings"]
+                ]
+                assert got == EXPECTED_STANDINGS
+                assert standings["round"] == 4 and standings["rounds"] == 4
+                assert [t["names"] for t in pairings["tables"]] == [
+                    list(s) for _, s, _, _ in EXPECTED_ROUNDS[-1]
+                ]
+
+                # Ratings: openskill itself, one game at a time, in the order recorded.
+                ratings = {name: MODEL.rating() for name in PLAYERS}
+                for pairing in event.results("Open"):
+                    assert pairing.result is not None
+                    a, b = pairing.seats
+                    winner = pairing.result.outcome.winners[0]
+                    [[ra], [rb]] = MODEL.rate(
+                        [[ratings[a]], [ratings[b]]], ranks=[1, 2] if winner == 0 else [2, 1]
+                    )
+                    ratings[a], ratings[b] = ra, rb
+                for row in standings["standings"]:
+                    rating = ratings[row["name"]]
+                    assert row["rating"]["mu"] == round(rating.mu, 3)
+                    assert row["rating"]["sigma"] == round(rating.sigma, 3)
+                top = max(standings["standings"], key=lambda r: r["rating"]["mu"])
+                assert top["name"] in ("Gus", "Di")
+
+                # A result for no pairing, a duplicate, a stranger's message: one line each,
+                # at info, and nothing recorded.
+                recorded = len(event.results("Open"))
+                caplog.clear()
+                sender = mqtt.Client(CallbackAPIVersion.VERSION2)
+                sender.connect("127.0.0.1", broker.port)
+                sender.loop_start()
+                last = event.pairings_of("Open", 4)[0]
+                assert last.result is not None
+                again = {
+                    "schema": 1,
+                    "board": last.board,
+                    "t": 100.0,
+                    "game": "memwars",
+                    "game_id": 4,
+                    "title": "",
+                    "names": list(last.seats),
+                    "scores": [13, 12],
+                    "winners": [0],
+                    "reason": "complete",
+                    "hash": last.result.record_hash,
+                    "ended": "2026-03-14T16:02:11Z",
+                }
+                elsewhere = {**again, "board": "table-9", "hash": "0" * 64}
+                for topic, payload in (
+                    (f"{PREFIX}/table-1/result", json.dumps(again)),
+                    (f"{PREFIX}/table-9/result", json.dumps(elsewhere)),
+                    (f"{PREFIX}/table-2/result", "not a result"),
+                ):
+                    sender.publish(topic, payload, qos=1).wait_for_publish(5)
+                sender.loop_stop()
+                sender.disconnect()
+                assert wait_until(lambda: len(caplog.records) >= 3, 10), caplog.text
+                lines = [r.getMessage() for r in caplog.records]
+                assert all(r.levelno == logging.INFO for r in caplog.records)
+                assert any("table-1: game 4's result is already recorded" in line for line in lines)
+                assert any("table-9: no pairing in the current round" in line for line in lines)
+                assert any("table-2/result: not a result" in line for line in lines)
+                assert all("\n" not in line for line in lines)
+                assert len(store.event().results("Open")) == recorded
+                assert hub().recorded == 16
+                assert wall.latest[f"{PREFIX}/{HUB}/hub/status"] == "online"
+                assert f"{PREFIX}/{HUB}/status" not in wall.latest
+            finally:
+                wall.close()
+
+        # The hub started again (a restart): the broker hands it every board's retained
+        # result, each the last game of its board, already recorded: nothing is doubled.
+        caplog.clear()
+        with running_hub(path, broker.url) as restarted:
+            assert wait_until(
+                lambda: sum("already recorded" in r.getMessage() for r in caplog.records) >= 4,
+                10,
+            ), caplog.text
+            assert restarted().recorded == 0
+        assert len(store.event().results("Open")) == 16
