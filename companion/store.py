@@ -519,6 +519,14 @@ class Store:
             raise UnknownGame(game_id, where=str(self.path))
         return GameRow(*rows[0])
 
+    def head(self, game_id: int) -> str:
+        """The end of a game's hash chain (its last action, takebacks and status): what a
+        finished game's result quotes, so that its record can be vouched for later."""
+        rows = self._rows("SELECT head FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            raise UnknownGame(game_id, where=str(self.path))
+        return str(rows[0][0])
+
     def header(self, game_id: int) -> RecordHeader:
         rows = self._rows("SELECT header FROM games WHERE id = ?", (game_id,))
         if not rows:

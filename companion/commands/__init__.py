@@ -20,6 +20,7 @@ from companion.commands import (
     rules_cmd,
     run_cmd,
     setup_cmd,
+    tournament_cmd,
     vision_cmd,
 )
 
@@ -38,5 +39,6 @@ COMMAND_MODULES: list[ModuleType] = [
     rules_cmd,
     run_cmd,
     setup_cmd,
+    tournament_cmd,
     vision_cmd,
 ]

@@ -33,7 +33,7 @@ import threading
 import time
 import urllib.parse
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
 import paho.mqtt.client as mqtt
@@ -223,8 +223,12 @@ class Publisher(Closing):
         reconnect_min_s: float = RECONNECT_MIN_S,
         reconnect_max_s: float = RECONNECT_MAX_S,
         keepalive_s: int = KEEPALIVE_S,
+        status_topic: str | None = None,
     ) -> None:
+        """`status_topic`: where `online`/`offline` go, if not the board's status topic (a
+        tournament hub's, which a wall must not take for a board's)."""
         self.topics = Topics(prefix, board_id)
+        self.status_topic = status_topic or self.topics.status
         self.address = parse_url(url)
         if queue_limit < 1:
             raise PublisherError("the offline queue must hold at least one message")
@@ -265,7 +269,7 @@ class Publisher(Closing):
             client.tls_set_context(self._tls)
         if username:
             client.username_pw_set(username, password or None)
-        client.will_set(self.topics.status, OFFLINE, qos=1, retain=True)
+        client.will_set(self.status_topic, OFFLINE, qos=1, retain=True)
         # paho annotates the delays as int but sleeps on floats.
         client.reconnect_delay_set(reconnect_min_s, reconnect_max_s)  # type: ignore[arg-type]
         client.max_inflight_messages_set(INFLIGHT_WINDOW)
@@ -303,6 +307,10 @@ class Publisher(Closing):
         return tls_context(self.address, ca_file, cert_file, key_file)
 
     # -- publishing -------------------------------------------------------------------------
+
+    def _status(self, payload: str) -> Message:
+        message = self.topics.message("status", payload)
+        return replace(message, topic=self.status_topic)
 
     def publish(self, message: Message) -> None:
         """Queues `message` and returns at once, whether or not the broker is there."""
@@ -420,7 +428,7 @@ class Publisher(Closing):
             self._probed = False
             self._resume_at = time.monotonic() + RESEND_GRACE_S
             # Closing while the broker came back: the goodbye still stands.
-            status = self.topics.message("status", OFFLINE if self._closing else ONLINE)
+            status = self._status(OFFLINE if self._closing else ONLINE)
             self._retained[status.topic] = status
             # Front of the queue: the status, then the latest message of every retained topic.
             front = [status, *(m for t, m in self._retained.items() if t != status.topic)]
@@ -537,7 +545,7 @@ class Publisher(Closing):
         with self._cond:
             if self._closing:
                 return
-            offline = self.topics.message("status", OFFLINE)
+            offline = self._status(OFFLINE)
             self._enqueue(offline)
             self._closing = True
             self._cond.notify_all()

@@ -7,7 +7,9 @@ published through a Publisher in the wire format (companion/publish/wire.py).
     stream.refused(err, action)           # the app reports a refused action
     stream.close(); publisher.close()
 
-After every committed action: one `event` message per event, then the retained `state`.
+After every committed action: one `event` message per event, then the retained `state`;
+when the action ends the game, then the retained `result` (scores, winners, the end of the
+game's hash chain in the store), which a tournament hub records.
 On every change of the clock: a `clock` message, and about once a second while it runs;
 when the clock starts, stops or switches between actions, the state is republished (within
 a fifth of a second) so that the retained copy of the clock is right. A scanned card that
@@ -37,6 +39,7 @@ from companion.publish import wire
 from companion.publish.homeassistant import discovery_messages
 from companion.publish.publisher import Publisher
 from companion.session import Notification, Referee
+from companion.store import utc_now
 from companion.table.game_clock import GameClock
 from companion.table.observations import ScanDesk, ScanOutcome, ScanVerdict
 from companion.table.views import names_in
@@ -84,6 +87,15 @@ def board_drawing(engine: GameEngine[Any], view: Mapping[str, Any]) -> dict[str,
     plugin = _plugin(engine)
     drawing = None if plugin is None else plugin.drawing(dict(view))
     return None if drawing is None else drawing.to_dict()
+
+
+def final_scores(engine: GameEngine[Any], view: Mapping[str, Any]) -> list[float] | None:
+    """Each side's score in a spectator view, for a game whose plugin says its view has
+    them (`scores.sides[i].total`); None for a game that keeps no score."""
+    plugin = _plugin(engine)
+    if plugin is None or not plugin.scored:
+        return None
+    return [side["total"] for side in view["scores"]["sides"]]
 
 
 def spectator_view(engine: GameEngine[Any], state: Any) -> dict[str, Any]:
@@ -140,6 +152,10 @@ class GameStream(Closing):
                 publisher.publish(message)
         with self._lock:
             self._publish_state(self._t)
+            if referee.is_over:
+                # A finished game taken up again: its result goes out again, in case the
+                # hub missed it and the broker forgot it.
+                self._publish_result(self._t, referee.state)
         self._stop = threading.Event()
         self._ticker: threading.Thread | None = None
         if clock is not None:
@@ -189,6 +205,24 @@ class GameStream(Closing):
         self.publisher.publish(self.topics.message("state", payload))
         self._state_dirty = False
 
+    def _publish_result(self, t: float, state: Any) -> None:
+        """Under the lock: the retained result of the game, which is over."""
+        outcome = self._engine.summary(state).get("outcome") or {}
+        payload = wire.result_payload(
+            board=self.board_id,
+            t=t,
+            game=self._engine.name,
+            game_id=self.referee.game_id,
+            title=self._title,
+            names=self._names,
+            scores=final_scores(self._engine, self._view),
+            winners=list(outcome.get("winners", [])),
+            reason=str(outcome.get("reason", "")),
+            record_hash=self.referee.store.head(self.referee.game_id),
+            ended=utc_now(),
+        )
+        self.publisher.publish(self.topics.message("result", payload))
+
     def _publish_clock(self, reading: Mapping[str, Any]) -> None:
         payload = wire.clock_payload(board=self.board_id, reading=reading)
         self.publisher.publish(self.topics.message("clock", payload))
@@ -219,6 +253,8 @@ class GameStream(Closing):
             self._drawing = drawing
             self._names = names_in(view) or self._names
             self._publish_state(notification.t)
+            if engine.is_over(notification.state):
+                self._publish_result(notification.t, notification.state)
 
     def _on_clock(self, events: Events, shown: ClockDisplay) -> None:
         reading = self.clock_reading()

@@ -6,7 +6,7 @@
     message.qos, message.retain                   # 1, True
     validate("state", json.loads(message.payload))
 
-Five topics per board, under `<prefix>/<board_id>/`:
+Six topics per board, under `<prefix>/<board_id>/`:
 
 | topic    | QoS | retained | payload                                        |
 |----------|-----|----------|------------------------------------------------|
@@ -14,7 +14,12 @@ Five topics per board, under `<prefix>/<board_id>/`:
 | `event`  | 1   | no       | one event of a committed action (JSON)         |
 | `clock`  | 0   | no       | a reading of the game clock (JSON)             |
 | `alert`  | 1   | no       | something for the table to notice (JSON)       |
+| `result` | 1   | yes      | a finished game's result and record hash (JSON) |
 | `status` | 1   | yes      | `online` / `offline`, plain text; the Last Will |
+
+A tournament hub (companion/tournament) publishes under `<prefix>/<hub_id>/`:
+`standings/<division>`, `pairings/<division>`, `table/<board_id>` and `hub/status`, all
+retained (`HubTopics`).
 
 Every JSON payload has `"schema": SCHEMA_VERSION`, the `board` id and `t`, the game's time in
 seconds. Their JSON Schemas (draft 2020-12) are in `schemas/<kind>.schema.json`; docs/mqtt.md
@@ -45,9 +50,24 @@ DISCOVERY_PREFIX: Final = "homeassistant"
 ONLINE: Final = "online"
 OFFLINE: Final = "offline"
 
-Kind = Literal["state", "event", "clock", "alert", "status", "discovery"]
-JSON_KINDS: Final = ("state", "event", "clock", "alert")
-"""The kinds whose payload is JSON with a schema file; `status` is plain text."""
+Kind = Literal[
+    "state",
+    "event",
+    "clock",
+    "alert",
+    "result",
+    "status",
+    "discovery",
+    "standings",
+    "pairings",
+    "assignment",
+]
+BoardKind = Literal["state", "event", "clock", "alert", "result", "status"]
+JSON_KINDS: Final = ("state", "event", "clock", "alert", "result")
+"""The kinds of a board's topics whose payload is JSON with a schema file; `status` is plain
+text."""
+HUB_KINDS: Final = ("standings", "pairings", "assignment")
+"""The kinds a tournament hub publishes, each JSON with a schema file."""
 
 Level = Literal["info", "warning", "error"]
 LEVELS: Final = ("info", "warning", "error")
@@ -57,16 +77,26 @@ QOS: Final[Mapping[Kind, int]] = {
     "event": 1,
     "clock": 0,
     "alert": 1,
+    "result": 1,
     "status": 1,
     "discovery": 1,
+    "standings": 1,
+    "pairings": 1,
+    "assignment": 1,
 }
 RETAIN: Final[Mapping[Kind, bool]] = {
     "state": True,
     "event": False,
     "clock": False,
     "alert": False,
+    # Retained so that a hub that starts (or reconnects) after a game ended still hears it.
+    "result": True,
     "status": True,
     "discovery": True,
+    # Retained so that a wall or a table that reloads has the whole picture at once.
+    "standings": True,
+    "pairings": True,
+    "assignment": True,
 }
 
 # Alerts for cards scanned at the table. A verdict's own message names the card, and which
@@ -127,6 +157,10 @@ class Topics:
         return f"{self.base}/alert"
 
     @property
+    def result(self) -> str:
+        return f"{self.base}/result"
+
+    @property
     def status(self) -> str:
         return f"{self.base}/status"
 
@@ -135,14 +169,10 @@ class Topics:
         """The subscription that hears this board: `<prefix>/<board>/#`."""
         return f"{self.base}/#"
 
-    def topic(self, kind: Literal["state", "event", "clock", "alert", "status"]) -> str:
+    def topic(self, kind: BoardKind) -> str:
         return f"{self.base}/{kind}"
 
-    def message(
-        self,
-        kind: Literal["state", "event", "clock", "alert", "status"],
-        payload: Mapping[str, Any] | str,
-    ) -> Message:
+    def message(self, kind: BoardKind, payload: Mapping[str, Any] | str) -> Message:
         """The message for `payload` on this board's `kind` topic, with its QoS and retain."""
         if kind == "status":
             if payload not in (ONLINE, OFFLINE):
@@ -153,6 +183,63 @@ class Topics:
                 raise WireError(f"a {kind} payload is a JSON object")
             data = encode(payload)
         return Message(kind, self.topic(kind), data, QOS[kind], RETAIN[kind])
+
+
+@dataclass(frozen=True, slots=True)
+class HubTopics:
+    """The topics of a tournament hub, under `<prefix>/<hub>/`; `hub` is one topic level,
+    like a board id, and so is each division's name."""
+
+    prefix: str
+    hub: str
+
+    def __post_init__(self) -> None:
+        check_board_id(self.hub)
+        check_prefix(self.prefix)
+
+    @property
+    def base(self) -> str:
+        return f"{self.prefix}/{self.hub}"
+
+    @property
+    def results(self) -> str:
+        """The subscription that hears every board's result: `<prefix>/+/result`."""
+        return f"{self.prefix}/+/result"
+
+    @property
+    def status(self) -> str:
+        """The hub's `online`/`offline`: one level deeper than a board's status, so that
+        a wall listening to `<prefix>/+/status` does not take the hub for a board."""
+        return f"{self.base}/hub/status"
+
+    def standings(self, division: str) -> str:
+        check_topic_level(division, "division name")
+        return f"{self.base}/standings/{division}"
+
+    def pairings(self, division: str) -> str:
+        check_topic_level(division, "division name")
+        return f"{self.base}/pairings/{division}"
+
+    def assignment(self, board: str) -> str:
+        check_board_id(board)
+        return f"{self.base}/table/{board}"
+
+    def message(
+        self,
+        kind: Literal["standings", "pairings", "assignment"],
+        name: str,
+        payload: Mapping[str, Any],
+    ) -> Message:
+        """The retained message for `payload`: `name` is the division (standings, pairings)
+        or the board (assignment)."""
+        topic = self.assignment(name) if kind == "assignment" else getattr(self, kind)(name)
+        return Message(kind, topic, encode(payload), QOS[kind], RETAIN[kind])
+
+
+def check_topic_level(value: str, what: str) -> None:
+    """`value` can be one topic level: not empty, no `/`, `+` or `#`."""
+    if not value or "/" in value or not _LEVEL_RE.match(value):
+        raise WireError(f"{what} {value!r} cannot be an MQTT topic level (no '/', '+', '#')")
 
 
 def check_board_id(board: str) -> None:
@@ -271,12 +358,45 @@ def alert_payload(
     return {**_header(board, t), "level": level, "text": text, "rule": rule}
 
 
+def result_payload(
+    *,
+    board: str,
+    t: float,
+    game: str,
+    game_id: int,
+    title: str,
+    names: list[str],
+    scores: list[float] | None,
+    winners: list[int],
+    reason: str,
+    record_hash: str,
+    ended: str,
+) -> dict[str, Any]:
+    """The retained result of a finished game: its final scores (None for a game that
+    scores nothing), the winners (side indexes; the board is -2), and `record_hash`, the end
+    of the game's hash chain in the table's store (docs/store.md), which vouches for the
+    record the table can export."""
+    return {
+        **_header(board, t),
+        "game": game,
+        "game_id": game_id,
+        "title": title,
+        "names": list(names),
+        "scores": None if scores is None else list(scores),
+        "winners": list(winners),
+        "reason": reason,
+        "hash": record_hash,
+        "ended": ended,
+    }
+
+
 # ------------------------------------------------------------------------------- schemas
 @functools.cache
 def schema(kind: str) -> dict[str, Any]:
-    """The JSON Schema of a kind's payload (state, event, clock, alert)."""
-    if kind not in JSON_KINDS:
-        raise WireError(f"no schema for {kind!r} (known: {', '.join(JSON_KINDS)})")
+    """The JSON Schema of a kind's payload (a board's JSON kinds, and the hub's)."""
+    if kind not in (*JSON_KINDS, *HUB_KINDS):
+        known = ", ".join((*JSON_KINDS, *HUB_KINDS))
+        raise WireError(f"no schema for {kind!r} (known: {known})")
     text = (resources.files("companion.publish") / "schemas" / f"{kind}.schema.json").read_text(
         encoding="utf-8"
     )

@@ -221,7 +221,7 @@ def test_an_alert_level_is_known() -> None:
         wire.alert_payload(board="b", t=0, level="fatal", text="x")  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("kind", wire.JSON_KINDS)
+@pytest.mark.parametrize("kind", (*wire.JSON_KINDS, *wire.HUB_KINDS))
 def test_schemas_are_valid_draft_2020_12(kind: str) -> None:
     schema = wire.schema(kind)
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
@@ -238,7 +238,8 @@ def test_the_schemas_are_package_data() -> None:
     pyproject = (ROOT / "pyproject.toml").read_text()
     assert '"companion.publish" = ["schemas/*.json"]' in pyproject
     shipped = sorted(p.name for p in (ROOT / "companion/publish/schemas").glob("*.json"))
-    assert shipped == sorted(f"{kind}.schema.json" for kind in wire.JSON_KINDS)
+    kinds = (*wire.JSON_KINDS, *wire.HUB_KINDS)
+    assert shipped == sorted(f"{kind}.schema.json" for kind in kinds)
 
 
 def test_the_docs_examples_validate() -> None:
@@ -259,6 +260,8 @@ def test_the_docs_examples_validate() -> None:
 def _kind_of(data: dict[str, Any]) -> str:
     if "view" in data:
         return "state"
+    if "winners" in data:
+        return "result"
     if "event" in data:
         return "event"
     if "level" in data:

@@ -1,0 +1,535 @@
+"""An event's own SQLite file: its divisions, players, rounds, pairings and results.
+
+Durable and resumable like the games store (companion/store.py): WAL, synchronous=FULL,
+every change one explicit transaction committed before the call returns, the schema checked
+on open, and a file that is not an event (another SQLite database, a damaged file) refused
+in one line. Rounds, pairings and results are append-only, enforced by triggers; a
+division's settings may change only until its first round is paired.
+
+    with EventStore.create(path, name="Spring open") as store: ...
+    with EventStore.open(path) as store:
+        event = store.event()                       # everything, as companion.tournament.model
+        store.add_round(planned)                    # a round's pairings, in one transaction
+        store.add_result(pairing_id, outcome, ...)  # refused if the pairing has one already
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from types import TracebackType
+from typing import Any, cast
+
+from companion.errors import UserError
+from companion.games import plugin_names
+from companion.publish.wire import check_board_id, check_topic_level
+from companion.store import utc_now
+from companion.tournament.model import (
+    SYSTEMS,
+    Division,
+    Event,
+    Outcome,
+    Pairing,
+    Result,
+    Source,
+    System,
+)
+from companion.tournament.rounds import PlannedRound
+
+SCHEMA_VERSION = 1
+APPLICATION_ID = 0x54544531
+"""'TTE1' in the database header: an event file, told apart from a games store ('TTC1')."""
+DEFAULT_HUB = "tournament"
+
+_SCHEMA: tuple[str, ...] = (
+    """CREATE TABLE event (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        name TEXT NOT NULL,
+        hub TEXT NOT NULL,
+        boards TEXT NOT NULL,
+        created TEXT NOT NULL
+    )""",
+    """CREATE TABLE divisions (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+        game TEXT,
+        setup TEXT,
+        system TEXT NOT NULL DEFAULT 'swiss' CHECK (system IN ('swiss', 'round-robin')),
+        rounds INTEGER CHECK (rounds IS NULL OR rounds >= 1),
+        sides INTEGER NOT NULL DEFAULT 2 CHECK (sides BETWEEN 2 AND 8)
+    )""",
+    """CREATE TABLE players (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+        division_id INTEGER NOT NULL REFERENCES divisions (id),
+        added TEXT NOT NULL
+    )""",
+    """CREATE TABLE rounds (
+        division_id INTEGER NOT NULL REFERENCES divisions (id),
+        number INTEGER NOT NULL CHECK (number >= 1),
+        paired TEXT NOT NULL,
+        PRIMARY KEY (division_id, number)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE pairings (
+        id INTEGER PRIMARY KEY,
+        division_id INTEGER NOT NULL,
+        round INTEGER NOT NULL,
+        board TEXT,
+        FOREIGN KEY (division_id, round) REFERENCES rounds (division_id, number)
+    )""",
+    """CREATE TABLE seats (
+        pairing_id INTEGER NOT NULL REFERENCES pairings (id),
+        seat INTEGER NOT NULL CHECK (seat >= 0),
+        player_id INTEGER NOT NULL REFERENCES players (id),
+        PRIMARY KEY (pairing_id, seat)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE results (
+        id INTEGER PRIMARY KEY,
+        pairing_id INTEGER NOT NULL UNIQUE REFERENCES pairings (id),
+        scores TEXT,
+        winners TEXT NOT NULL,
+        hash TEXT UNIQUE,
+        game_id INTEGER,
+        source TEXT NOT NULL CHECK (source IN ('table', 'hand')),
+        recorded TEXT NOT NULL
+    )""",
+    # History is append-only in the file itself, whatever opens it.
+    *(
+        f"""CREATE TRIGGER {table}_{what} BEFORE {verb} ON {table}
+        BEGIN SELECT RAISE(ABORT, '{table} are never changed'); END"""
+        for table in ("players", "rounds", "pairings", "seats", "results")
+        for what, verb in (("fixed", "UPDATE"), ("kept", "DELETE"))
+    ),
+    """CREATE TRIGGER divisions_settled BEFORE UPDATE ON divisions
+    WHEN EXISTS (SELECT 1 FROM rounds WHERE division_id = OLD.id)
+    BEGIN SELECT RAISE(ABORT, 'a division that has started keeps its settings'); END""",
+    """CREATE TRIGGER divisions_kept BEFORE DELETE ON divisions
+    BEGIN SELECT RAISE(ABORT, 'divisions are never deleted'); END""",
+)
+
+
+class EventStoreError(UserError):
+    """The event file cannot do what was asked: missing, not an event, busy, refused."""
+
+
+class EventStore:
+    """An open event file. One thread uses it."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        self._conn: sqlite3.Connection | None = conn
+        self.path = path
+
+    # -- opening ---------------------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls, path: Path | str, *, name: str, hub: str = DEFAULT_HUB, boards: Sequence[str] = ()
+    ) -> EventStore:
+        """A new event file, its schema and its event in one transaction: a `new` killed
+        half-way leaves no file, or an empty one that the next `new` takes. Refused if the
+        file holds anything already."""
+        path = Path(path)
+        if not name.strip():
+            raise EventStoreError("an event needs a name (--name)")
+        check_board_id(hub)
+        for board in boards:
+            check_board_id(board)
+        if len(set(boards)) != len(boards):
+            raise EventStoreError("a board is listed twice in --boards")
+        row = (name.strip(), hub, json.dumps(list(boards)), utc_now())
+        return cls(_connect(path, create=row), path)
+
+    @classmethod
+    def open(cls, path: Path | str) -> EventStore:
+        """An existing event file."""
+        path = Path(path)
+        if not path.is_file():
+            raise EventStoreError(
+                "no event here (companion tournament new FILE --name NAME makes one)",
+                where=str(path),
+            )
+        store = cls(_connect(path, create=None), path)
+        try:
+            store._rows("SELECT name, hub, boards FROM event WHERE id = 1")[0]
+        except IndexError:
+            store.close()
+            raise EventStoreError("an event file without its event", where=str(path)) from None
+        except BaseException:
+            store.close()
+            raise
+        return store
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def __enter__(self) -> EventStore:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def set_division(
+        self,
+        name: str,
+        *,
+        game: str | None = None,
+        setup: str | None = None,
+        system: System | None = None,
+        rounds: int | None = None,
+        sides: int | None = None,
+    ) -> None:
+        """Creates a division, or changes the settings given (until its first round)."""
+        check_topic_level(name, "division name")
+        if game is not None and game not in plugin_names():
+            raise EventStoreError(f"unknown game {game!r} (known: {', '.join(plugin_names())})")
+        if system is not None and system not in SYSTEMS:
+            raise EventStoreError(f"--system is one of {', '.join(SYSTEMS)}, not {system!r}")
+        if rounds is not None and rounds < 1:
+            raise EventStoreError(f"--rounds must be at least 1, not {rounds}")
+        if sides is not None and not 2 <= sides <= 8:
+            raise EventStoreError(f"--sides must be 2 to 8, not {sides}")
+        with self._transaction(f"cannot set division {name}") as conn:
+            row = conn.execute(
+                "SELECT id, system, sides FROM divisions WHERE name = ?", (name,)
+            ).fetchone()
+            if row is None:
+                conn.execute("INSERT INTO divisions (name) VALUES (?)", (name,))
+                row = conn.execute(
+                    "SELECT id, system, sides FROM divisions WHERE name = ?", (name,)
+                ).fetchone()
+            division_id, was_system, was_sides = row
+            if (system or was_system) == "round-robin" and (sides or was_sides) != 2:
+                raise EventStoreError("a round robin is for 2-side games; use --system swiss")
+            changes = {
+                "game": game,
+                "setup": setup,
+                "system": system,
+                "rounds": rounds,
+                "sides": sides,
+            }
+            for column, value in changes.items():
+                if value is not None:
+                    conn.execute(
+                        f"UPDATE divisions SET {column} = ? WHERE id = ?", (value, division_id)
+                    )
+
+    def add_player(self, name: str, division: str) -> None:
+        """Adds a player to a division (made if new). Names are unique in the event, whatever
+        their case: results are matched to pairings by name."""
+        name = name.strip()
+        if not name:
+            raise EventStoreError("a player needs a name")
+        check_topic_level(division, "division name")
+        with self._transaction(f"cannot add {name}") as conn:
+            if conn.execute("SELECT 1 FROM players WHERE name = ?", (name,)).fetchone():
+                raise EventStoreError(f"there is already a player called {name}")
+            row = conn.execute(
+                "SELECT id, system, (SELECT COUNT(*) FROM rounds WHERE division_id = d.id) "
+                "FROM divisions AS d WHERE name = ?",
+                (division,),
+            ).fetchone()
+            if row is None:
+                conn.execute("INSERT INTO divisions (name) VALUES (?)", (division,))
+                row = conn.execute(
+                    "SELECT id, system, 0 FROM divisions WHERE name = ?", (division,)
+                ).fetchone()
+            division_id, system, started = row
+            if system == "round-robin" and started:
+                raise EventStoreError(
+                    f"{division} is a round robin that has started: nobody can join it now"
+                )
+            conn.execute(
+                "INSERT INTO players (name, division_id, added) VALUES (?, ?, ?)",
+                (name, division_id, utc_now()),
+            )
+
+    def add_round(self, planned: PlannedRound) -> list[int]:
+        """Records a round and its pairings in one transaction; the pairings' ids. Refused
+        if the round is not the division's next (another `pair` got there first)."""
+        with self._transaction(f"cannot record round {planned.round}") as conn:
+            division_id = self._division_id(conn, planned.division)
+            (last,) = conn.execute(
+                "SELECT COALESCE(MAX(number), 0) FROM rounds WHERE division_id = ?",
+                (division_id,),
+            ).fetchone()
+            if planned.round != last + 1:
+                raise EventStoreError(
+                    f"round {planned.round} of {planned.division} cannot follow round {last}"
+                )
+            conn.execute(
+                "INSERT INTO rounds (division_id, number, paired) VALUES (?, ?, ?)",
+                (division_id, planned.round, utc_now()),
+            )
+            ids: list[int] = []
+            for board, seats in planned.tables:
+                cursor = conn.execute(
+                    "INSERT INTO pairings (division_id, round, board) VALUES (?, ?, ?)",
+                    (division_id, planned.round, board),
+                )
+                pairing_id = int(cast(int, cursor.lastrowid))
+                for seat, player in enumerate(seats):
+                    conn.execute(
+                        "INSERT INTO seats (pairing_id, seat, player_id) "
+                        "SELECT ?, ?, id FROM players WHERE name = ?",
+                        (pairing_id, seat, player),
+                    )
+                ids.append(pairing_id)
+        return ids
+
+    def add_result(
+        self,
+        pairing_id: int,
+        outcome: Outcome,
+        *,
+        source: Source,
+        record_hash: str | None = None,
+        game_id: int | None = None,
+    ) -> None:
+        """Records a pairing's result; refused if it has one, if it is a bye, or if the
+        record hash is already another game's."""
+        with self._transaction(f"cannot record the result of pairing {pairing_id}") as conn:
+            row = conn.execute(
+                "SELECT board, (SELECT COUNT(*) FROM seats WHERE pairing_id = p.id) "
+                "FROM pairings AS p WHERE id = ?",
+                (pairing_id,),
+            ).fetchone()
+            if row is None or row[0] is None:
+                raise EventStoreError(f"no game {pairing_id} to record a result for")
+            if conn.execute("SELECT 1 FROM results WHERE pairing_id = ?", (pairing_id,)).fetchone():
+                raise EventStoreError(f"the game on {row[0]} already has a result")
+            sides = row[1]
+            if outcome.scores is not None and len(outcome.scores) != sides:
+                raise EventStoreError(
+                    f"the game on {row[0]} has {sides} sides, not that many scores"
+                )
+            if any(not 0 <= w < sides for w in outcome.winners):
+                raise EventStoreError(f"the game on {row[0]} has no side {outcome.winners}")
+            if (
+                record_hash is not None
+                and conn.execute("SELECT 1 FROM results WHERE hash = ?", (record_hash,)).fetchone()
+            ):
+                raise EventStoreError("that game's result is already recorded")
+            conn.execute(
+                "INSERT INTO results (pairing_id, scores, winners, hash, game_id, source, "
+                "recorded) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    pairing_id,
+                    None if outcome.scores is None else json.dumps(list(outcome.scores)),
+                    json.dumps(list(outcome.winners)),
+                    record_hash,
+                    game_id,
+                    source,
+                    utc_now(),
+                ),
+            )
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def event(self) -> Event:
+        """Everything in the file, as one immutable value."""
+        name, hub, boards = self._rows("SELECT name, hub, boards FROM event WHERE id = 1")[0]
+        players: dict[int, list[str]] = {}
+        for division_id, player in self._rows("SELECT division_id, name FROM players ORDER BY id"):
+            players.setdefault(division_id, []).append(player)
+        divisions = {
+            row[0]: Division(
+                name=row[1],
+                game=row[2],
+                setup=row[3],
+                system=row[4],
+                rounds=row[5],
+                sides=row[6],
+                players=tuple(players.get(row[0], ())),
+            )
+            for row in self._rows(
+                "SELECT id, name, game, setup, system, rounds, sides FROM divisions ORDER BY id"
+            )
+        }
+        seats: dict[int, list[str]] = {}
+        for pairing_id, player in self._rows(
+            "SELECT s.pairing_id, p.name FROM seats AS s JOIN players AS p ON p.id = s.player_id "
+            "ORDER BY s.pairing_id, s.seat"
+        ):
+            seats.setdefault(pairing_id, []).append(player)
+        results: dict[int, Result] = {}
+        for row in self._rows(
+            "SELECT pairing_id, scores, winners, hash, game_id, source, recorded, id "
+            "FROM results ORDER BY id"
+        ):
+            scores = None if row[1] is None else tuple(float(s) for s in json.loads(row[1]))
+            results[row[0]] = Result(
+                Outcome(scores, tuple(json.loads(row[2]))), row[3], row[4], row[5], row[6], row[7]
+            )
+        pairings = tuple(
+            Pairing(
+                id=pairing_id,
+                division=divisions[division_id].name,
+                round=round_number,
+                board=board,
+                seats=tuple(seats.get(pairing_id, ())),
+                result=results.get(pairing_id),
+            )
+            for pairing_id, division_id, round_number, board in self._rows(
+                "SELECT id, division_id, round, board FROM pairings ORDER BY id"
+            )
+        )
+        return Event(name, hub, tuple(json.loads(boards)), tuple(divisions.values()), pairings)
+
+    def data_version(self) -> int:
+        """Changes whenever another connection commits: the hub rereads the event then."""
+        return int(self._rows("PRAGMA data_version")[0][0])
+
+    # -- plumbing --------------------------------------------------------------------------
+
+    def _division_id(self, conn: sqlite3.Connection, name: str) -> int:
+        row = conn.execute("SELECT id FROM divisions WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            raise EventStoreError(f"no division {name!r}")
+        return int(row[0])
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise EventStoreError("the event file is closed", where=str(self.path))
+        return self._conn
+
+    @contextmanager
+    def _transaction(self, what: str) -> Iterator[sqlite3.Connection]:
+        conn = self._connection()
+        try:
+            # IMMEDIATE: the write lock before the checks, so that two commands (the hub
+            # and a `result` typed at the desk) cannot both pass them and both write.
+            conn.execute("BEGIN IMMEDIATE")
+            yield conn
+            conn.execute("COMMIT")
+        except BaseException as err:
+            if conn.in_transaction:
+                with suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+            if isinstance(err, EventStoreError) and err.where is None:
+                raise EventStoreError(err.message, where=str(self.path)) from None
+            if isinstance(err, sqlite3.Error):
+                raise EventStoreError(f"{what}: {err}", where=str(self.path)) from err
+            raise
+
+    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        conn = self._connection()
+        try:
+            return cast(list[tuple[Any, ...]], conn.execute(sql, params).fetchall())
+        except sqlite3.Error as err:
+            raise EventStoreError(f"cannot read: {err}", where=str(self.path)) from err
+        except (UnicodeDecodeError, ValueError) as err:
+            raise EventStoreError(f"cannot read: damaged ({err})", where=str(self.path)) from err
+
+
+_EventRow = tuple[str, str, str, str]
+"""name, hub, boards (JSON), created."""
+
+
+def _connect(path: Path, *, create: _EventRow | None) -> sqlite3.Connection:
+    """A connection to an event file: an existing one, or with `create`, a new one holding
+    that event."""
+    where = str(path)
+    try:
+        if create is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: transactions begin and end exactly where the code says.
+        conn = sqlite3.connect(path, isolation_level=None, timeout=10.0)
+    except (OSError, sqlite3.Error) as err:
+        raise EventStoreError(f"cannot open: {err}", where=where) from None
+    try:
+        _prepare(conn, where, create=create)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _prepare(conn: sqlite3.Connection, where: str, *, create: _EventRow | None) -> None:
+    """Checks the file is an event (or, to create one, empty), then sets it up."""
+    try:
+        # The first read parses the file header: a stranger's file fails here, before any
+        # PRAGMA that writes, so it is left untouched.
+        version, app_id, tables = _identity(conn)
+        empty = version == app_id == tables == 0
+        if create is not None and not empty:
+            raise EventStoreError("already exists; an event file is made once", where=where)
+        if create is None and empty:
+            raise EventStoreError(
+                "an empty file, not an event (companion tournament new FILE --name NAME makes one)",
+                where=where,
+            )
+        if create is None:
+            _check_identity(version, app_id, where)
+        conn.execute("PRAGMA journal_mode = WAL").fetchone()
+        # FULL: a result is on disk before the hub says it was recorded.
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        if create is not None:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                if _identity(conn) != (0, 0, 0):  # another `new` got there first
+                    raise EventStoreError("already exists; an event file is made once", where=where)
+                for statement in _SCHEMA:
+                    conn.execute(statement)
+                conn.execute(
+                    "INSERT INTO event (id, name, hub, boards, created) VALUES (1, ?, ?, ?, ?)",
+                    create,
+                )
+                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+        else:
+            # Every table the schema makes must be there: a file cut short or edited
+            # elsewhere is refused now rather than half-read later.
+            names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+            missing = {"event", "divisions", "players", "rounds", "pairings", "seats", "results"}
+            missing -= names
+            if missing:
+                raise EventStoreError(
+                    f"a damaged event file (no table {', '.join(sorted(missing))})", where=where
+                )
+            problems = [r[0] for r in conn.execute("PRAGMA quick_check").fetchall()]
+            if problems != ["ok"]:
+                raise EventStoreError(f"a damaged event file ({problems[0]})", where=where)
+    except sqlite3.DatabaseError as err:
+        if "not a database" in str(err) or "malformed" in str(err):
+            raise EventStoreError(
+                "not an event file (damaged, or not an SQLite database)", where=where
+            ) from None
+        raise EventStoreError(f"cannot open: {err}", where=where) from None
+    except UnicodeDecodeError as err:
+        raise EventStoreError(f"cannot open: damaged text ({err})", where=where) from None
+
+
+def _identity(conn: sqlite3.Connection) -> tuple[int, int, int]:
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    return int(version), int(app_id), int(tables)
+
+
+def _check_identity(version: int, app_id: int, where: str) -> None:
+    if app_id != APPLICATION_ID:
+        raise EventStoreError("an SQLite database, but not an event file", where=where)
+    if version > SCHEMA_VERSION:
+        raise EventStoreError(
+            f"written by a newer companion (event schema {version}; this one reads up to "
+            f"{SCHEMA_VERSION})",
+            where=where,
+        )

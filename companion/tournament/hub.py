@@ -1,0 +1,225 @@
+"""The hub at work: hears every table's result over MQTT, records it, and publishes the
+standings, the pairings and each table's assignment, retained (docs/tournament.md).
+
+    hub = Hub.from_config(config.broker, store, url=None)
+    hub.run(stopping)                    # until stopping is set (Ctrl-C, SIGTERM)
+    hub.close()
+
+Two connections to the broker: the publisher's (companion/publish/publisher.py, as the
+hub's id: queueing, reconnection, the retained messages sent again on every connection, an
+`online`/`offline` status on `<prefix>/<hub>/hub/status`) and a listener's, subscribed to
+`<prefix>/+/result`. Messages heard are handled on the thread that runs the hub, the only
+one that uses the event store. Another command writing the event file meanwhile (`pair`, a
+`result` typed at the desk) is noticed within a second, and everything is published again.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import ssl
+import threading
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from companion.config import BrokerConfig
+from companion.errors import UserError
+from companion.publish.publisher import (
+    KEEPALIVE_S,
+    RECONNECT_MAX_S,
+    RECONNECT_MIN_S,
+    Publisher,
+    PublisherError,
+    client_id_of,
+    parse_url,
+)
+from companion.publish.wire import HubTopics, WireError
+from companion.store import utc_now
+from companion.tournament.event_store import EventStore, EventStoreError
+from companion.tournament.matching import Ignored, TableResult, match
+from companion.tournament.messages import all_messages
+from companion.tournament.model import names_listed
+from vision.common.closing import Closing
+
+log = logging.getLogger(__name__)
+
+POLL_S = 0.5
+"""How often the hub looks at the event file for another command's changes."""
+
+
+class Listener(Closing):
+    """A subscriber to every table's result; what it hears waits in `heard`."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        topics: HubTopics,
+        username: str = "",
+        password: str = "",
+        ca_file: str = "",
+        cert_file: str = "",
+        key_file: str = "",
+    ) -> None:
+        self.address = parse_url(url)
+        self.topics = topics
+        self.heard: queue.Queue[tuple[str, bytes]] = queue.Queue()
+        self.subscribed = threading.Event()
+        client = mqtt.Client(
+            CallbackAPIVersion.VERSION2,
+            client_id=client_id_of(f"{topics.hub}-listener", password),
+            transport=self.address.transport,
+            protocol=mqtt.MQTTv311,
+            clean_session=True,
+        )
+        if self.address.transport == "websockets":
+            client.ws_set_options(path=self.address.path)
+        if self.address.tls:
+            try:
+                context = ssl.create_default_context(cafile=ca_file or None)
+                if cert_file:
+                    context.load_cert_chain(cert_file, key_file or None)
+            except (OSError, ssl.SSLError) as err:
+                raise PublisherError(f"cannot use the broker's TLS files: {err}") from None
+            client.tls_set_context(context)
+        if username:
+            client.username_pw_set(username, password or None)
+        client.reconnect_delay_set(RECONNECT_MIN_S, RECONNECT_MAX_S)  # type: ignore[arg-type]
+        client.on_connect = self._on_connect
+        client.on_subscribe = lambda *args: self.subscribed.set()
+        client.on_message = self._on_message
+        self._client = client
+        client.connect_async(self.address.host, self.address.port, keepalive=KEEPALIVE_S)
+        client.loop_start()
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, *args: Any) -> None:
+        reason = args[1]
+        if reason.is_failure:
+            log.warning("the broker at %s refused the hub: %s", self.address.url, reason)
+            return
+        # A clean session forgets subscriptions: made again on every connection, and the
+        # retained results come again with it (those already recorded are ignored).
+        client.subscribe(self.topics.results, qos=1)
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        self.heard.put((message.topic, bytes(message.payload)))
+
+    def close(self) -> None:
+        self._client.disconnect()
+        self._client.loop_stop()
+
+
+class Hub(Closing):
+    def __init__(
+        self, store: EventStore, publisher: Publisher, listener: Listener, prefix: str
+    ) -> None:
+        self.store = store
+        self.publisher = publisher
+        self.listener = listener
+        self.prefix = prefix
+        self.recorded = 0
+        """Results recorded since the hub started."""
+        self._version = -1
+
+    @classmethod
+    def from_config(cls, broker: BrokerConfig, store: EventStore, *, url: str | None = None) -> Hub:
+        address = url or broker.url
+        if not address:
+            raise UserError(
+                "the hub needs the broker the tables publish to: set [broker] url in the "
+                "configuration, or give --broker URL"
+            )
+        event = store.event()
+        topics = HubTopics(broker.prefix, event.hub)
+        publisher = Publisher(
+            address,
+            board_id=event.hub,
+            prefix=broker.prefix,
+            username=broker.username,
+            password=broker.password,
+            ca_file=broker.ca_file,
+            cert_file=broker.cert_file,
+            key_file=broker.key_file,
+            status_topic=topics.status,
+        )
+        try:
+            listener = Listener(
+                address,
+                topics=topics,
+                username=broker.username,
+                password=broker.password,
+                ca_file=broker.ca_file,
+                cert_file=broker.cert_file,
+                key_file=broker.key_file,
+            )
+        except BaseException:
+            publisher.close()
+            raise
+        return cls(store, publisher, listener, broker.prefix)
+
+    def publish_all(self) -> None:
+        """Publishes the event as it stands in the file."""
+        self._version = self.store.data_version()
+        for message in all_messages(self.store.event(), self.prefix, utc_now()):
+            self.publisher.publish(message)
+
+    def handle(self, topic: str, payload: bytes) -> bool:
+        """Records the result in a message if it belongs to a pairing; True if it did. Every
+        other message is logged in one line at info, and ignored."""
+        if not payload:
+            return False  # a retained result cleared
+        try:
+            result = TableResult.parse(payload)
+        except WireError as err:
+            log.info("%s: not a result (%s); ignored", topic, err)
+            return False
+        decision = match(self.store.event(), result)
+        if isinstance(decision, Ignored):
+            log.info("%s", decision.reason)
+            return False
+        pairing = decision.pairing
+        try:
+            self.store.add_result(
+                pairing.id,
+                decision.outcome,
+                source="table",
+                record_hash=result.record_hash,
+                game_id=result.game_id,
+            )
+        except EventStoreError as err:
+            log.info("board %s: %s; result ignored", result.board, err.message)
+            return False
+        self.recorded += 1
+        log.info(
+            "board %s: round %d of %s, %s: result recorded (game %d)",
+            result.board,
+            pairing.round,
+            pairing.division,
+            names_listed(pairing.seats),
+            result.game_id,
+        )
+        self.publish_all()
+        return True
+
+    def step(self, timeout: float = POLL_S) -> None:
+        """Handles what was heard within `timeout`, then republishes if another command
+        changed the event file."""
+        try:
+            topic, payload = self.listener.heard.get(timeout=timeout)
+        except queue.Empty:
+            pass
+        else:
+            self.handle(topic, payload)
+        if self.store.data_version() != self._version:
+            self.publish_all()
+
+    def run(self, stopping: threading.Event) -> None:
+        self.publish_all()
+        while not stopping.is_set():
+            self.step()
+
+    def close(self) -> None:
+        self.listener.close()
+        self.publisher.close()

@@ -1,0 +1,156 @@
+"""What the hub publishes, retained, under `<prefix>/<hub>/` (docs/tournament.md). Pure.
+
+- `standings/<division>`: the standings, with each player's rating;
+- `pairings/<division>`: the current round's tables and byes, with their results so far;
+- `table/<board>`: the board's assignment, in a sentence a table can show.
+
+Schemas: companion/publish/schemas/{standings,pairings,assignment}.schema.json.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games import find_plugin, plugin_names
+from companion.publish.wire import SCHEMA_VERSION, HubTopics, Message
+from companion.tournament.model import Division, Event, Pairing, names_listed
+from companion.tournament.ratings import replay
+from companion.tournament.rounds import planned_rounds
+from companion.tournament.standings import as_number, standings
+
+
+def game_title(game: str | None) -> str:
+    if game is None:
+        return ""
+    return find_plugin(game).title if game in plugin_names() else game
+
+
+def _header(event: Event, now: str) -> dict[str, Any]:
+    return {"schema": SCHEMA_VERSION, "hub": event.hub, "event": event.name, "updated": now}
+
+
+def _division(division: Division) -> dict[str, Any]:
+    return {
+        "division": division.name,
+        "game": division.game,
+        "game_title": game_title(division.game),
+        "setup": division.setup,
+    }
+
+
+def standings_payload(event: Event, name: str, now: str) -> dict[str, Any]:
+    division = event.division(name)
+    games = event.pairings_of(division.name)
+    ratings = replay(event.results(division.name), division.players)
+    rows = standings(division.players, games)
+    return {
+        **_header(event, now),
+        **_division(division),
+        "round": event.current_round(division.name),
+        "rounds": planned_rounds(event, division.name),
+        "standings": [
+            {
+                "rank": rank,
+                "name": row.name,
+                "points": as_number(row.points),
+                "buchholz": as_number(row.buchholz),
+                "sonneborn_berger": as_number(row.sonneborn_berger),
+                "score": row.score,
+                "played": row.played,
+                "byes": row.byes,
+                "rating": {
+                    "mu": round(ratings[row.name].mu, 3),
+                    "sigma": round(ratings[row.name].sigma, 3),
+                    "ordinal": round(ratings[row.name].ordinal, 3),
+                },
+            }
+            for rank, row in enumerate(rows, start=1)
+        ],
+    }
+
+
+def _result(pairing: Pairing) -> dict[str, Any] | None:
+    if pairing.result is None:
+        return None
+    outcome = pairing.result.outcome
+    return {
+        "scores": None if outcome.scores is None else list(outcome.scores),
+        "winners": list(outcome.winners),
+        "hash": pairing.result.record_hash,
+        "source": pairing.result.source,
+    }
+
+
+def pairings_payload(event: Event, name: str, now: str) -> dict[str, Any]:
+    division = event.division(name)
+    current = event.current_round(division.name)
+    round_pairings = event.pairings_of(division.name, current)
+    return {
+        **_header(event, now),
+        **_division(division),
+        "round": current,
+        "tables": [
+            {"board": p.board, "names": list(p.seats), "result": _result(p)}
+            for p in round_pairings
+            if not p.is_bye
+        ],
+        "byes": [p.seats[0] for p in round_pairings if p.is_bye],
+    }
+
+
+def assignment_text(division: Division, pairing: Pairing) -> str:
+    """`Round 3: Ann vs Bo, MemWars, Club rapid setup`."""
+    text = f"Round {pairing.round}: {names_listed(pairing.seats)}, {game_title(division.game)}"
+    return f"{text}, {division.setup} setup" if division.setup else text
+
+
+def boards_used(event: Event) -> list[str]:
+    """Every board the event has ever given a game, in order: each has an assignment."""
+    boards = [*event.boards, *(p.board for p in event.pairings if p.board is not None)]
+    return list(dict.fromkeys(boards))
+
+
+def assignment_payload(event: Event, board: str, now: str) -> dict[str, Any]:
+    """The board's game in the current rounds: the one waiting for its result, else the
+    last one it was given; or nothing, said in words."""
+    here = [p for p in event.current_pairings() if p.board == board]
+    pairing = next((p for p in here if p.is_open), here[-1] if here else None)
+    if pairing is None:
+        return {
+            **_header(event, now),
+            "board": board,
+            "division": None,
+            "game": None,
+            "game_title": "",
+            "setup": None,
+            "round": None,
+            "names": [],
+            "played": False,
+            "text": "No game for this table in the current round",
+        }
+    division = event.division(pairing.division)
+    return {
+        **_header(event, now),
+        "board": board,
+        **_division(division),
+        "round": pairing.round,
+        "names": list(pairing.seats),
+        "played": pairing.result is not None,
+        "text": assignment_text(division, pairing),
+    }
+
+
+def all_messages(event: Event, prefix: str, now: str) -> list[Message]:
+    """Everything the hub publishes for `event`, as it stands."""
+    topics = HubTopics(prefix, event.hub)
+    messages: list[Message] = []
+    for division in event.divisions:
+        messages.append(
+            topics.message("standings", division.name, standings_payload(event, division.name, now))
+        )
+        messages.append(
+            topics.message("pairings", division.name, pairings_payload(event, division.name, now))
+        )
+    for board in boards_used(event):
+        messages.append(topics.message("assignment", board, assignment_payload(event, board, now)))
+    return messages

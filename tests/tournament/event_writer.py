@@ -1,0 +1,67 @@
+"""Writes a whole event into an event file, picking up wherever the last run was killed.
+
+    python event_writer.py EVENT
+
+Sixty players in one division, six Swiss rounds of MemWars, every result typed in (the
+scores made from the pairing's id, so that every run writes the same event). Printed, each
+line flushed: "open" once the file is open, then "committed player N", "committed round R",
+"committed result ID" after each commit, and "done".
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from companion.tournament.event_store import EventStore, EventStoreError
+from companion.tournament.model import Outcome
+from companion.tournament.rounds import next_round
+
+PLAYERS = [f"Player {n:02d}" for n in range(60)]
+ROUNDS = 6
+
+
+def outcome(pairing_id: int) -> Outcome:
+    scores = (float(pairing_id % 7), float(pairing_id * 3 % 5))
+    winners = () if scores[0] == scores[1] else ((0,) if scores[0] > scores[1] else (1,))
+    return Outcome(scores, winners)
+
+
+def main() -> int:
+    path = Path(sys.argv[1])
+    try:
+        store = EventStore.create(path, name="Kill test", boards=())
+    except EventStoreError as err:
+        if "already exists" not in str(err):
+            raise
+        store = EventStore.open(path)
+    with store:
+        print("open", flush=True)
+        event = store.event()
+        known = {p for d in event.divisions for p in d.players}
+        for n, name in enumerate(PLAYERS):
+            if name not in known:
+                store.add_player(name, "Open")
+                print(f"committed player {n}", flush=True)
+        if store.event().division("Open").game is None:
+            store.set_division("Open", game="memwars", rounds=ROUNDS)
+        while True:
+            event = store.event()
+            for pairing in event.current_pairings():
+                if pairing.is_open:
+                    store.add_result(pairing.id, outcome(pairing.id), source="hand")
+                    print(f"committed result {pairing.id}", flush=True)
+            event = store.event()
+            if event.current_round("Open") == ROUNDS:
+                break
+            planned = next_round(event, "Open")
+            store.add_round(planned)
+            print(f"committed round {planned.round}", flush=True)
+    print("done", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
