@@ -17,6 +17,7 @@ from PIL import Image
 from companion.clock.display import format_time
 from companion.games.memwars.board import lattice
 from companion.publish.mosquitto import Mosquitto
+from companion.publish.wire import validate
 from companion.web.server import DisplayConfig, serve
 from tests.web.conftest import Publisher, need_mosquitto
 from tests.web.payloads import Game, alert_payload, clock_payload, clock_reading
@@ -516,3 +517,79 @@ def test_the_login_goes_only_to_the_broker_the_page_was_served_with(page: Any) -
         server.shutdown()
         server.server_close()
         thread.join(5)
+
+
+def test_the_wall_shows_the_events_standings_from_the_hub_and_keeps_them_on_reload(
+    page: Any, display: Any, publisher: Publisher, board_id: str, shots: Path
+) -> None:
+    """The hub's retained standings and pairings (docs/tournament.md), schema-checked, in
+    place of the wall's own tally; a reload shows them again at once."""
+    prefix = f"wall-{board_id}"
+    header = {
+        "schema": 1,
+        "hub": "tournament",
+        "event": "Spring open",
+        "updated": "2026-03-14T16:05:40Z",
+    }
+    division = {
+        "division": "Open",
+        "game": "memwars",
+        "game_title": "MemWars",
+        "setup": "Club rapid",
+        "round": 2,
+    }
+    rating = {"mu": 25.0, "sigma": 8.0, "ordinal": 1.0}
+    standings_payload = {
+        **header,
+        **division,
+        "rounds": 3,
+        "standings": [
+            {
+                "rank": i + 1,
+                "name": name,
+                "points": points,
+                "buchholz": 1.0,
+                "sonneborn_berger": 0.5,
+                "score": 30.0,
+                "played": 2,
+                "byes": 0,
+                "rating": {**rating, "ordinal": 3.0 - i},
+            }
+            for i, (name, points) in enumerate(
+                [("Ann", 2.0), ("Di", 1.0), ("Cy", 1.0), ("Bo", 0.0)]
+            )
+        ],
+    }
+    pairings_payload = {
+        **header,
+        **division,
+        "tables": [
+            {"board": "table-1", "names": ["Di", "Ann"], "result": None},
+            {
+                "board": "table-2",
+                "names": ["Cy", "Bo"],
+                "result": {"scores": [31, 44], "winners": [1], "hash": None, "source": "hand"},
+            },
+        ],
+        "byes": [],
+    }
+    validate("standings", standings_payload)
+    validate("pairings", pairings_payload)
+    publisher.send(f"{prefix}/tournament/standings/Open", standings_payload, retain=True)
+    publisher.send(f"{prefix}/tournament/pairings/Open", pairings_payload, retain=True)
+    wall = f"{display.url}wall?prefix={quote(prefix)}"
+    for visit in range(2):  # the second visit is a reload: retained, nothing lost
+        page.goto(wall)
+        page.wait_for_selector('#event tr[data-name="Bo"]')
+        names = page.eval_on_selector_all(
+            "#event tbody tr", "rows => rows.map(r => r.dataset.name)"
+        )
+        assert names == ["Ann", "Di", "Cy", "Bo"]
+        assert page.is_hidden("#local-standings")
+        assert "Club rapid" in page.inner_text("#event h3")
+        tables = page.eval_on_selector_all(
+            "#event .event-pairings li", "items => items.map(i => i.textContent)"
+        )
+        assert tables == ["table-1Di vs Ann", "table-2Cy vs Bo ✓"]  # board, then players
+        if visit == 0:
+            page.screenshot(path=str(shots / "wall-event-standings.png"))

@@ -7,6 +7,10 @@
 // retained state is only its current game, so the games seen are kept in this browser's
 // storage (one record per broker and prefix): a reload, or a wall PC restarted mid-event,
 // keeps the standings. "Start afresh" forgets them.
+//
+// When a tournament hub runs (companion tournament run, docs/tournament.md), its retained
+// standings and pairings (<prefix>/<hub>/standings/<division>, .../pairings/<division>) are
+// shown instead: the event's own, with tie-breaks and ratings, whatever this browser saw.
 
 import {
   LiveClock,
@@ -32,7 +36,10 @@ const ui = {
   status: document.getElementById("status"),
   meta: document.getElementById("meta"),
   afresh: document.getElementById("afresh"),
+  event: document.getElementById("event"),
+  local: document.getElementById("local-standings"),
 };
+const hub = { standings: new Map(), pairings: new Map() }; // division -> payload
 renderStandings();
 ui.afresh.addEventListener("click", () => {
   if (!window.confirm("Forget every game on these standings? The boards' current games stay.")) {
@@ -56,6 +63,8 @@ const client = new MqttClient(settings.broker, {
 client.subscribe(`${settings.prefix}/+/state`, 1);
 client.subscribe(`${settings.prefix}/+/status`, 1);
 client.subscribe(`${settings.prefix}/+/clock`, 0);
+client.subscribe(`${settings.prefix}/+/standings/+`, 1);
+client.subscribe(`${settings.prefix}/+/pairings/+`, 1);
 client.on("status", (status, detail) => {
   broker = status;
   if (status === "offline") failed = true;
@@ -68,6 +77,11 @@ client.on("status", (status, detail) => {
 client.on("message", (topic, payload) => {
   if (!topic.startsWith(`${settings.prefix}/`)) return;
   const rest = topic.slice(settings.prefix.length + 1);
+  const levels = rest.split("/");
+  if (levels.length === 3 && (levels[1] === "standings" || levels[1] === "pairings")) {
+    onHub(levels[1], levels[2], parseJson(payload));
+    return;
+  }
   const cut = rest.lastIndexOf("/");
   const id = rest.slice(0, cut);
   const kind = rest.slice(cut + 1);
@@ -279,6 +293,82 @@ function recordGame(id, state) {
     over: Boolean(view.outcome),
   });
   saveGames();
+}
+
+// -- the event's own standings, from the hub ------------------------------------------------
+
+function onHub(kind, division, payload) {
+  const store = hub[kind];
+  if (payload && typeof payload === "object") store.set(division, payload);
+  else store.delete(division); // an empty retained message: the division is gone
+  renderEvent();
+}
+
+function renderEvent() {
+  const divisions = [...new Set([...hub.standings.keys(), ...hub.pairings.keys()])].sort();
+  ui.event.hidden = divisions.length === 0;
+  ui.local.hidden = divisions.length > 0;
+  const parts = [];
+  for (const division of divisions) {
+    const standing = hub.standings.get(division);
+    const pairing = hub.pairings.get(division);
+    const about = standing || pairing;
+    const section = el("section", "event-division");
+    section.dataset.division = division;
+    const round = about.round ? `round ${about.round}${about.rounds ? ` of ${about.rounds}` : ""}` : "";
+    section.append(
+      el("h3", "", [division, about.game_title, about.setup, round].filter(Boolean).join(" · ")),
+    );
+    if (standing) {
+      const table = el("table", "event-standings");
+      const head = el("tr");
+      for (const [label, title] of [
+        ["#", ""],
+        ["Name", ""],
+        ["Pts", "match points"],
+        ["Bh", "Buchholz: the opponents' points"],
+        ["SB", "Sonneborn-Berger"],
+        ["Rating", "ordinal rating: μ − 3σ"],
+      ]) {
+        const th = el("th", "", label);
+        if (title) th.title = title;
+        head.append(th);
+      }
+      const thead = el("thead");
+      thead.append(head);
+      table.append(thead);
+      const body = el("tbody");
+      for (const row of standing.standings || []) {
+        const tr = el("tr");
+        tr.dataset.name = row.name;
+        tr.append(
+          el("td", "rank", row.rank),
+          el("td", "who", row.name),
+          el("td", "num points", row.points),
+          el("td", "num", row.buchholz),
+          el("td", "num", row.sonneborn_berger),
+          el("td", "num rating", row.rating ? row.rating.ordinal.toFixed(1) : ""),
+        );
+        body.append(tr);
+      }
+      table.append(body);
+      section.append(table);
+    }
+    if (pairing) {
+      const list = el("ul", "event-pairings");
+      for (const game of pairing.tables || []) {
+        const li = el("li");
+        li.dataset.board = game.board;
+        const done = game.result ? " ✓" : "";
+        li.append(el("span", "board", game.board), el("span", "who", game.names.join(" vs ") + done));
+        list.append(li);
+      }
+      for (const name of pairing.byes || []) list.append(el("li", "bye", `${name}: bye`));
+      section.append(list);
+    }
+    parts.push(section);
+  }
+  ui.event.replaceChildren(el("h2", "", "Standings"), ...parts);
 }
 
 function renderStandings() {
