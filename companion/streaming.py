@@ -14,6 +14,8 @@ companion/web/static/common.js. docs/display.md says what this exposes.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,6 +23,8 @@ from typing import TYPE_CHECKING
 from companion.config import Config
 from companion.errors import UserError
 from companion.lan import lan_address, page_url
+from companion.publish.listener import Listener
+from companion.table.assignment import Assignment, assignment_from, assignment_topic
 from companion.table.private_pages import PrivateDesk, table_secret
 from companion.table.wiring import GameParts, PutDown
 
@@ -55,6 +59,11 @@ class Streaming:
         self.stream: GameStream | None = None
         self.private = PrivateDesk(table_secret(config.store.resolved_path().parent))
         """Each side's private page (companion/table/private_pages.py)."""
+        self.listener: Listener | None = None
+        self.assignment: Assignment | None = None
+        """The game a tournament hub assigns this table, when one does."""
+        self._on_assignment: Callable[[Assignment | None], None] | None = None
+        self._assignments = threading.Lock()
 
     @property
     def shown_url(self) -> str:
@@ -87,6 +96,16 @@ class Streaming:
             login = replace(login, password=self._table_password())
         board = self.config.game.board_id
         self.publisher = Publisher.from_config(login, board, url=broker_url)
+        self.listener = Listener.start(
+            broker_url,
+            [assignment_topic(self.config.broker.prefix, board)],
+            self._heard,
+            username=login.username,
+            password=login.password,
+            ca_file=login.ca_file,
+            cert_file=login.cert_file,
+            key_file=login.key_file,
+        )
         display = DisplayConfig(broker=ws_url, prefix=self.config.broker.prefix, board=board)
         store = self.config.store.resolved_path()  # its games can be stepped through
         moved = ""
@@ -155,7 +174,22 @@ class Streaming:
 
         return put_down
 
+    def follow_assignments(self, on_assignment: Callable[[Assignment | None], None]) -> None:
+        """Calls `on_assignment` with the hub's assignment for this table as it is now, and
+        (on the listener's thread) with each one after, or None when one is taken back."""
+        with self._assignments:
+            self._on_assignment = on_assignment
+            on_assignment(self.assignment)
+
+    def _heard(self, _topic: str, payload: bytes) -> None:
+        with self._assignments:
+            self.assignment = assignment_from(payload)
+            if self._on_assignment is not None:
+                self._on_assignment(self.assignment)
+
     def __exit__(self, *exc: object) -> None:
+        if self.listener is not None:
+            self.listener.close()
         if self.server is not None:
             self.server.shutdown()
             self.server.server_close()

@@ -102,6 +102,9 @@ def run_app(args: AppOptions) -> int:
             on_air = streaming
             app.private_links = on_air.private_links
             app.private_opened = lambda: set(on_air.private.opened)
+            on_air.follow_assignments(
+                lambda given: controller.call_soon(lambda: app.assigned(given))
+            )
             app.on_alerts.append(lambda alerts: stream_alerts(on_air.stream, alerts))
         if args.gpio:
             wire_gpio(config, app, controller, stack)

@@ -26,6 +26,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.errors import UserError
 from companion.games import find_plugin, plugin_names
+from companion.table.assignment import Assignment
 from companion.table.play import Play
 from companion.table.setups import GameSetup
 from companion.table.views import AlertView
@@ -127,6 +128,15 @@ class CompanionApp(App):
         """Each side's private page of the game in play (the stream's), for Phones."""
         self.private_opened: Callable[[], set[int]] = set
         """The sides whose private page a phone has opened."""
+        self.assignment: Assignment | None = None
+        """The game a tournament hub says this table plays next, if one does."""
+
+    def assigned(self, assignment: Assignment | None) -> None:
+        """A tournament hub's word on this table's next game (or None: no word): Home offers
+        to set it up."""
+        self.assignment = assignment
+        if self.manager is not None and self.manager.current == "home":
+            self.screen("home").refresh()
 
     def game_menu(self, leave: Callable[[], None]) -> None:
         """The live screens' Menu: each side's private page for its phone, or Home (the

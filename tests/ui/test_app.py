@@ -755,3 +755,32 @@ def test_menu_phones_shows_each_sides_page_as_a_code_for_its_player(screen: Scre
     assert phones.who.startswith("Bo") and phones.url == bo_url
     screen.tap(phones.ids.back)
     assert screen.current == "live"
+
+
+def test_home_offers_the_game_a_tournament_hub_assigns_this_table(screen: Screen) -> None:
+    from companion.table.assignment import Assignment
+    from companion.table.setups import GameSetup, save_setup
+
+    save_setup(GameSetup("memwars", {"depth": 2, "quadrants": [2]}), "Club rapid")
+    assignment = Assignment(
+        text="Round 2: Cy vs Bo, MemWars, Club rapid setup",
+        game="memwars",
+        setup="Club rapid",
+        names=("Cy", "Bo"),
+        played=False,
+    )
+    screen.app.assigned(assignment)
+    home = screen.screen("home")
+    assert home.new_game_text == "New game: Round 2: Cy vs Bo, MemWars, Club rapid setup"
+    screen.shot("home-assigned")
+    screen.tap(home.ids.new_game)
+    wizard = screen.screen()
+    assert screen.current == "new_game"
+    assert (wizard.ids.name_1.text, wizard.ids.name_2.text) == ("Cy", "Bo")
+    assert wizard.options_button.text == "Club rapid (change...)"
+    screen.tap_text("Start the game")
+    setup = live_of(screen.app.controller).state.setup
+    assert [s.name for s in setup.sides] == ["Cy", "Bo"] and setup.quadrants == (2,)
+    # Played: Home offers a plain New game again.
+    screen.app.assigned(Assignment(assignment.text, "memwars", None, ("Cy", "Bo"), played=True))
+    assert home.assigned() is None

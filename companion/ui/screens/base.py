@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 from kivy.uix.screenmanager import Screen
 
 if TYPE_CHECKING:
+    from companion.table.assignment import Assignment
     from companion.ui.controller import Controller
 
 
@@ -16,6 +17,7 @@ class Companion(Protocol):
 
     controller: Controller
     page_url: str
+    assignment: Assignment | None
 
     def start_game(self, game: str, choices: Any) -> None: ...
 

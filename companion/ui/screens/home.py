@@ -7,6 +7,7 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.properties import BooleanProperty, StringProperty
 
+from companion.table.assignment import Assignment
 from companion.ui.screens.base import AppScreen
 
 
@@ -20,6 +21,8 @@ class HomeScreen(AppScreen):
     """How long Delete waits for the second tap that confirms it."""
 
     subtitle = StringProperty("")
+    new_game_text = StringProperty("New game")
+    """"New game", or the game a tournament hub assigns this table."""
     resume_text = StringProperty("Nothing to resume")
     can_resume = BooleanProperty(False)
     delete_text = StringProperty(DELETE)
@@ -47,8 +50,24 @@ class HomeScreen(AppScreen):
         self.can_resume = bool(games)
         self.offered = games[0].id if games else None
         self.subtitle = f"Display page: {app.page_url}" if app.page_url else ""
+        assigned = self.assigned()
+        self.new_game_text = f"New game: {assigned.text}" if assigned else "New game"
         if self._doomed != self.offered:
             self._disarm()
+
+    def assigned(self) -> Assignment | None:
+        """The hub's next game for this table, when there is one still to play."""
+        assignment = self.companion.assignment
+        if assignment is None or assignment.played or not assignment.names:
+            return None
+        return assignment
+
+    def new_game(self) -> None:
+        """New game: set up as the hub says when it assigns this table a game."""
+        assigned = self.assigned()
+        if assigned is not None:
+            self.companion.screen("new_game").use_assignment(assigned)
+        self.manager.current = "new_game"
 
     def resume(self) -> None:
         games = self.companion.controller.resumable()

@@ -10,10 +10,12 @@ from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.textinput import TextInput
 
+from companion.errors import UserError
 from companion.games import find_plugin, plugin_names
+from companion.table.assignment import Assignment
 from companion.table.choices import RGBA, ChoiceRow, NewGameForm, Players, new_deal
 from companion.table.play import seat_of
-from companion.table.setups import GameSetup
+from companion.table.setups import GameSetup, find_setup
 from companion.ui.screens.all_options import Agreed
 from companion.ui.screens.base import AppScreen
 
@@ -168,6 +170,26 @@ class NewGameScreen(AppScreen):
         )
         self._away = True
         self.manager.current = "all_options"
+
+    def use_assignment(self, assignment: Assignment) -> None:
+        """The game a tournament hub assigns this table: its game, its players in seating
+        order and its named setup, when this table has it."""
+        if not self._built:
+            self._build_rows()
+            self._built = True
+        if assignment.game in plugin_names():
+            self.pick("game", assignment.game)
+        names = [*assignment.names, "", ""]
+        self.ids.name_1.text, self.ids.name_2.text = names[0], names[1]
+        self.problem = ""
+        if assignment.setup:
+            try:
+                setup = find_setup(assignment.setup)
+            except UserError:
+                self.problem = f"No setup {assignment.setup!r} on this table: save it first."
+                return
+            if setup.game == self.picks["game"]:
+                self.use_setup(setup)
 
     def use_setup(self, setup: GameSetup) -> None:
         """Chooses the setup's game, with its options and house rules (`companion app

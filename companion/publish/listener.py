@@ -1,0 +1,88 @@
+"""A table listening to what others publish for it (the tournament hub's assignment of its
+next game): a subscriber of its own, beside the table's Publisher, that reconnects by
+itself and hands each message on.
+
+    listener = Listener.start(url, ["tabletop/+/table/table-1"], on_message, username=...)
+    ...
+    listener.close()
+
+A client of its own, not the Publisher's connection: the Publisher's session announces the
+board (its Last Will), and a listener going away must not say the board went offline.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from companion.publish.publisher import parse_url, tls_context
+
+log = logging.getLogger(__name__)
+
+OnMessage = Callable[[str, bytes], None]
+KEEPALIVE_S = 30
+
+
+class Listener:
+    def __init__(self, client: Any) -> None:
+        self._client = client
+
+    @classmethod
+    def start(
+        cls,
+        url: str,
+        topics: Sequence[str],
+        on_message: OnMessage,
+        *,
+        username: str = "",
+        password: str = "",
+        ca_file: str = "",
+        cert_file: str = "",
+        key_file: str = "",
+    ) -> Listener:
+        """Connects in the background and subscribes to `topics` at every connection;
+        `on_message(topic, payload)` runs on the listener's own thread."""
+        address = parse_url(url)
+        tls = tls_context(address, ca_file, cert_file, key_file)
+        client = mqtt.Client(
+            CallbackAPIVersion.VERSION2,
+            client_id=f"companion-listener-{secrets.token_hex(4)}",
+            transport=address.transport,
+            protocol=mqtt.MQTTv311,
+            clean_session=True,
+        )
+        if address.transport == "websockets":
+            client.ws_set_options(path=address.path)
+        if tls is not None:
+            client.tls_set_context(tls)
+        if username:
+            client.username_pw_set(username, password or None)
+        client.reconnect_delay_set(1, 30)
+
+        def on_connect(client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+            if reason.is_failure:
+                log.warning("the broker refused the listener: %s", reason)
+                return
+            for topic in topics:
+                client.subscribe(topic, qos=1)
+
+        def on_message_received(client: Any, userdata: Any, message: Any) -> None:
+            try:
+                on_message(message.topic, message.payload)
+            except Exception:
+                log.warning("a message on %s could not be taken", message.topic, exc_info=True)
+
+        client.on_connect = on_connect
+        client.on_message = on_message_received
+        client.connect_async(address.host, address.port, keepalive=KEEPALIVE_S)
+        client.loop_start()
+        return cls(client)
+
+    def close(self) -> None:
+        self._client.disconnect()
+        self._client.loop_stop()
