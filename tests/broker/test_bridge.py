@@ -79,7 +79,7 @@ def test_the_public_topics_go_out_and_nothing_else(hall: tuple[Mosquitto, Mosqui
                 "tabletop/table-7/clock": b"{}",
                 "tabletop/table-7/alert": b"{}",
                 "tabletop/table-7/status": b"online",
-                "tabletop/hub/standings": b"{}",
+                "tabletop/tournament/standings/Open": b"{}",
             }
             hidden = {
                 "homeassistant/sensor/tabletop_table-7/config": b"{}",
