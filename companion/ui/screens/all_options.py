@@ -21,7 +21,7 @@ from kivy.uix.textinput import TextInput
 from companion.errors import UserError
 from companion.games import find_plugin
 from companion.games.house_rules import HouseRule, value_text
-from companion.games.options import GameOption
+from companion.games.options import GameOption, option_for
 from companion.table.setups import GameSetup, save_setup, saved_setups
 from companion.ui.screens.base import AppScreen
 
@@ -256,7 +256,16 @@ class AllOptionsScreen(AppScreen):
         if not name:
             self.said = "Type a name to save these options under."
             return
-        setup = GameSetup(self.game, dict(self.agreed.options), dict(self.agreed.house_rules))
+        # What the game would start with, rows included, less what the book says anyway:
+        # a named setup stands on its own, whatever the rows say when it is loaded.
+        options = find_plugin(self.game).options
+        effective = {**self.implied, **self.agreed.options}
+        kept = {
+            key: value
+            for key, value in effective.items()
+            if (option := option_for(key, options)) is not None and value != option.default
+        }
+        setup = GameSetup(self.game, kept, dict(self.agreed.house_rules))
         try:
             save_setup(setup, name)
         except (UserError, OSError) as err:
