@@ -199,7 +199,7 @@ def test_words_left_out_are_laid_in_any_order_and_then_the_game_begins() -> None
     expected = ENGINE.expected(state)
     assert expected is not None and expected.actions == ("lay_word",) and expected.timed is None
     assert expected.prompt == (
-        "Waiting for Ada and Bo to lay their words on their phones (Menu → Phones)."
+        "Waiting for Ada and Bo to lay their words on their phones (Menu > Phones)."
     )
     with pytest.raises(IllegalAction) as refused:
         ENGINE.apply(state, A.Roll(0))
@@ -208,7 +208,7 @@ def test_words_left_out_are_laid_in_any_order_and_then_the_game_begins() -> None
     state, events = ENGINE.apply(state, A.LayWord(1, "pot", FACTS, aha_after=2))
     assert events == (E.WordLaid(1, 5),)
     assert ENGINE.expected(state).prompt == (  # type: ignore[union-attr]
-        "Waiting for Ada to lay a word on their phone (Menu → Phones)."
+        "Waiting for Ada to lay a word on their phone (Menu > Phones)."
     )
     with pytest.raises(IllegalAction) as refused:
         ENGINE.apply(state, A.LayWord(1, "tin", FACTS))

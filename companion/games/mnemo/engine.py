@@ -1032,9 +1032,9 @@ def laying_prompt(state: State) -> str:
     Menu, Phones, shows each player's page)."""
     names = [_name(state, s) for s in state.to_lay]
     if len(names) == 1:
-        return f"Waiting for {names[0]} to lay a word on their phone (Menu → Phones)."
+        return f"Waiting for {names[0]} to lay a word on their phone (Menu > Phones)."
     listed = ", ".join(names[:-1]) + " and " + names[-1]
-    return f"Waiting for {listed} to lay their words on their phones (Menu → Phones)."
+    return f"Waiting for {listed} to lay their words on their phones (Menu > Phones)."
 
 
 # ---------------------------------------------------------------------- codecs

@@ -78,6 +78,8 @@ def deal_label(state: State, side: int) -> str:
 class MnemoTouch:
     players = (2, 4)
     strengths = (1, 3, 5)
+    # Dealt by the companion, or laid by the players on their phones.
+    option_rows: tuple[tuple[str, str], ...] = (("Words", "words"),)
 
     def legal_actions(self, state: Any) -> Sequence[Action]:
         return legal_actions(state)
