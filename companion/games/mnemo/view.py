@@ -86,9 +86,13 @@ def view_state(state: State, viewer: Viewer, expectation: Expectation | None) ->
     }
     if viewer == "table":
         out["secret"] = [_secret(state, s) for s in range(n) if state.words[s] is not None]
-    elif isinstance(viewer, int) and not isinstance(viewer, bool) and 0 <= viewer < n:
-        if state.words[viewer] is not None:  # a word not laid yet is nobody's secret
-            out["secret"] = [_secret(state, viewer)]
+    elif (
+        isinstance(viewer, int)
+        and not isinstance(viewer, bool)
+        and 0 <= viewer < n
+        and state.words[viewer] is not None  # a word not laid yet is nobody's secret
+    ):
+        out["secret"] = [_secret(state, viewer)]
     return out
 
 
