@@ -64,3 +64,20 @@ def test_words_dealt_by_the_companion_begin_the_game_at_once(screen: Screen) -> 
     state = play.referee.state
     assert state.phase == "roll" and all(w is not None for w in state.words)
     assert find_plugin("mnemo").engine.setup_of(state)["words"] == "dealt"
+
+
+def test_no_button_of_the_game_is_one_of_the_screens_own() -> None:
+    """A pantomime's answer is "Pantomimed": a button "Done" would be the screen's own."""
+    from companion.games.mnemo.letters import LETTER_CODEX
+    from companion.games.mnemo.touch import TOUCH
+    from companion.games.touch import DONE
+    from companion.table.touch_play import AGREE, CLEAR, HINT, REFUSE, TAKE_BACK
+
+    own = {DONE, HINT, TAKE_BACK, AGREE, REFUSE, CLEAR}
+    state = find_plugin("mnemo").engine.new_game(
+        {"sides": [{"name": "Ada"}, {"name": "Bo"}], "seed": 1, "words": "dealt"}
+    )
+    for _question, answers in LETTER_CODEX.values():
+        for answer in answers:
+            ((press,),) = TOUCH.paths(state, A.Answer(0, answer))
+            assert getattr(press, "label", "") not in own, answer

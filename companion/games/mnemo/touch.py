@@ -28,7 +28,7 @@ from companion.games.mnemo.legal import legal_actions
 from companion.games.mnemo.letters import AHA, HYPHEN, JOAL, NO_VALUE
 from companion.games.mnemo.players import unseen
 from companion.games.mnemo.state import State
-from companion.games.touch import Hint, Path, Press
+from companion.games.touch import DONE, Hint, Path, Press
 
 WIDTH = 100.0
 ROW = 16.0
@@ -52,6 +52,13 @@ def player_colour(side: int) -> str:
 
 def token_label(token: str) -> str:
     return {HYPHEN: "Hyphen"}.get(token, token)
+
+
+def answer_label(answer: str) -> str:
+    """A Letter Codex answer's button: a pantomime's "done" is "Pantomimed", for the touch
+    screen's own Done button makes an action whose taps longer ones go on from."""
+    label = answer[:1].upper() + answer[1:]
+    return "Pantomimed" if label == DONE else label
 
 
 def roll_label(state: State, face: int | None) -> str:
@@ -99,7 +106,7 @@ class MnemoTouch:
             case A.Decline():
                 return ((Press("Decline"),),)
             case A.Answer(answer=answer):
-                return ((Press(answer[:1].upper() + answer[1:]),),)
+                return ((Press(answer_label(answer)),),)
             case A.JudgeIcecq(correct=correct):
                 return ((Press("ICECQ right" if correct else "ICECQ wrong"),),)
             case A.Guess(owner=owner, chip=chip, guess=guess):
