@@ -82,6 +82,13 @@ class TouchRules(Protocol):
         """The fewest and most players the game takes."""
         ...
 
+    @property
+    def option_rows(self) -> tuple[tuple[str, str], ...]:
+        """(label, key) of the game's options (companion/games/options.py) the New game
+        screen shows as rows of their own, besides How many and Companion: MnemoGame's
+        Words. Empty for none."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class TouchStep:

@@ -10,7 +10,7 @@ from typing import Any
 from companion.config import Config
 from companion.games import find_plugin
 from companion.games.contract import BadSetup
-from companion.games.options import apply_options
+from companion.games.options import GameOption, apply_options, option_for
 from companion.games.touch import TouchRules
 from companion.session import Referee
 from companion.store import Store
@@ -54,9 +54,22 @@ def touch_rules(game: str) -> TouchRules:
     return plugin.touch
 
 
+def option_rows(game: str) -> tuple[tuple[str, GameOption], ...]:
+    """(label, option) of each option the game's touch rules show as a New game row."""
+    plugin = find_plugin(game)
+    rows = []
+    for label, key in touch_rules(game).option_rows:
+        option = option_for(key, plugin.options)
+        if option is None:
+            raise ValueError(f"{plugin.title} has no option {key!r} for a New game row")
+        rows.append((label, option))
+    return tuple(rows)
+
+
 class TouchForm:
-    """A game played on a drawn board, on the New game screen: how many play, and how strong
-    the companion is (it plays the last seat when Opponent says so)."""
+    """A game played on a drawn board, on the New game screen: how many play, how strong
+    the companion is (it plays the last seat when Opponent says so), and the game's own
+    options its touch rules put on rows (MnemoGame's Words)."""
 
     colours: Mapping[str, RGBA] = {}
     companion = True
@@ -82,6 +95,10 @@ class TouchForm:
                 tuple((str(n), n) for n in range(weakest, strongest + 1)),
                 default,
             ),
+            *(
+                ChoiceRow(label, f"{self.game}:{option.key}", option.choices, option.default)
+                for label, option in option_rows(self.game)
+            ),
         )
 
     def solitaire(self, picks: Mapping[str, Any]) -> bool:
@@ -91,7 +108,13 @@ class TouchForm:
         return int(picks[f"{self.game}:players"])
 
     def options_of(self, picks: Mapping[str, Any], config: Config) -> Mapping[str, Any]:
-        return {}
+        return self._row_options(picks)
+
+    def _row_options(self, picks: Mapping[str, Any]) -> dict[str, Any]:
+        return {
+            option.key: picks.get(f"{self.game}:{option.key}", option.default)
+            for _label, option in option_rows(self.game)
+        }
 
     def choices(
         self,
@@ -108,7 +131,8 @@ class TouchForm:
             companion=players.companion,
             strength=picks[f"{self.game}:strength"],
             house_rules=dict(house_rules),
-            options=dict(options),
+            # The All options page has the last word over the rows.
+            options={**self._row_options(picks), **options},
         )
 
 

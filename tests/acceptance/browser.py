@@ -47,8 +47,13 @@ class Phone:
         self._context = self._browser.new_context(viewport=PHONE_VIEWPORT, is_mobile=True)
         return self
 
-    def open(self, url: str, name: str) -> Any:
-        page = self._context.new_page()
+    def open(self, url: str, name: str, *, own: bool = False) -> Any:
+        """A page at `url`; with `own`, in a browser context of its own: another phone, with
+        nothing shared with the others (cookies, storage, cache)."""
+        context = self._context
+        if own:
+            context = self._browser.new_context(viewport=PHONE_VIEWPORT, is_mobile=True)
+        page = context.new_page()
         page.on("pageerror", lambda error: self.errors.append(f"{name}: {error}"))
         page.set_default_timeout(15_000)
         page.goto(url)

@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from companion.games.contract import BadSetup, IllegalAction
+from companion.games.contract import BadData, BadSetup, IllegalAction
 from companion.games.mnemo import actions as A
+from companion.games.mnemo import events as E
 from companion.games.mnemo.dictionary import WORD_LIST, WORDNET, word_facts
 from companion.games.mnemo.engine import MnemoEngine
 from companion.games.mnemo.judge import right, unexposed_points
@@ -89,7 +90,7 @@ def test_a_setup_without_facts_needs_a_word_list() -> None:
     looked = MnemoEngine(lambda word: WordFacts(False, False, False, False))
     state = looked.new_game({"sides": [{"name": "Ada", "word": "pot"}, side("Bo", "cab")]})
     # A misspelling is not refused: it is found out when the word is exposed (MN-SC6).
-    assert not state.setup.words[0].facts.spelt
+    assert not state.word(0).facts.spelt
     assert looked.setup_of(state)["sides"][0]["facts"]["spelt"] is False
 
 
@@ -179,6 +180,119 @@ def test_number_cards_without_replacement_refuse_a_card_drawn() -> None:
     with pytest.raises(IllegalAction) as caught:
         ENGINE.apply(state, A.Roll(1, 0))
     assert caught.value.rule == "MN-A01"
+
+
+# ------------------------------------------------------------ words laid in play
+FACTS = WordFacts(spelt=True, noun=True, verb=False, reversible=False)
+PROPER = WordFacts(spelt=False, noun=False, verb=False, reversible=False, proper=True)
+
+
+def laying(*sides: dict[str, Any], **more: Any) -> State:
+    return game(*sides, **more)
+
+
+def test_words_left_out_are_laid_in_any_order_and_then_the_game_begins() -> None:
+    state, opening = ENGINE.start(
+        {"sides": [{"name": "Ada"}, {"name": "Bo"}, side("Cy", "cab")], "seed": 1}
+    )
+    assert opening == (E.WordsAwaited((0, 1)),)
+    expected = ENGINE.expected(state)
+    assert expected is not None and expected.actions == ("lay_word",) and expected.timed is None
+    assert expected.prompt == (
+        "Waiting for Ada and Bo to lay their words on their phones (Menu > Phones)."
+    )
+    with pytest.raises(IllegalAction) as refused:
+        ENGINE.apply(state, A.Roll(0))
+    assert refused.value.rule == "MN-S2"
+    # Bo is ready first.
+    state, events = ENGINE.apply(state, A.LayWord(1, "pot", FACTS, aha_after=2))
+    assert events == (E.WordLaid(1, 5),)
+    assert ENGINE.expected(state).prompt == (  # type: ignore[union-attr]
+        "Waiting for Ada to lay a word on their phone (Menu > Phones)."
+    )
+    with pytest.raises(IllegalAction) as refused:
+        ENGINE.apply(state, A.LayWord(1, "tin", FACTS))
+    assert refused.value.rule == "MN-S2"
+    state, events = ENGINE.apply(state, A.LayWord(0, "x-ray", FACTS, spell_from="right"))
+    assert events[0] == E.WordLaid(0, 5)
+    assert events[1] == E.GameStarted(state.first, (0, -10, 0))
+    assert state.phase == "roll" and [c.shows for c in state.chips[0]] == list("YAR-X")
+    assert state.word(0).joal == (1,)  # the hyphen is a JOAL (MN-C5)
+    # The setup the game keeps is the one it began with: its record replays the same.
+    assert "word" not in ENGINE.setup_of(state)["sides"][0]
+
+
+@pytest.mark.parametrize(
+    ("action", "more", "rule"),
+    [
+        (A.LayWord(0, "Paris", PROPER), {}, "MN-S3"),
+        (A.LayWord(0, "po7", FACTS), {}, "MN-S3"),
+        (A.LayWord(0, "pot", FACTS, aha_before=3, aha_after=3), {}, "MN-S4"),
+        (A.LayWord(0, "pot", FACTS, aha_before=-1), {}, "MN-S4"),
+        (A.LayWord(0, "pot", FACTS, aha_after=3), {"division": 1}, "MN-DIV"),
+        (A.LayWord(0, "strawberry", FACTS), {"division": 1}, "MN-DIV"),
+        (
+            A.LayWord(0, "pot", FACTS, aha_after=1),
+            {"division": 1, "house_rules": {"mn.division.ahaRule": "EXACT"}},
+            "MN-A15",
+        ),
+        (A.LayWord(0, "pot", FACTS, joal=(3,)), {}, "MN-A18"),
+        (A.LayWord(0, "fuzz", FACTS), {}, "MN-S5"),  # Bo's JAZZ took the box's one Z
+        (A.LayWord(0, "fuzz", FACTS, joal=(2,)), {}, "MN-S5"),
+        (A.LayWord(0, "pot", FACTS, spell_from="up"), {}, "MN-S2"),
+        (A.Infraction(1, 1, 0), {}, "MN-SC7"),
+    ],
+)
+def test_words_laid_the_rules_refuse(action: Any, more: dict[str, Any], rule: str) -> None:
+    bo = side("Bo", "jaz", **({"aha_before": 2} if "house_rules" in more else {}))
+    state = laying({"name": "Ada"}, bo, **more)
+    with pytest.raises(IllegalAction) as refused:
+        ENGINE.apply(state, action)
+    assert refused.value.rule == rule, refused.value
+
+
+def test_a_joal_stands_in_for_a_letter_the_box_has_run_out_of() -> None:
+    state = laying({"name": "Ada"}, side("Bo", "jaz"))
+    state, _ = ENGINE.apply(state, A.LayWord(0, "fuzz", FACTS, joal=(2, 3)))
+    assert state.chips[0][3] == Chip("joal", "Z")
+
+
+def test_a_word_sent_without_facts_gets_them_from_the_word_list_and_keeps_them() -> None:
+    looked = MnemoEngine(lambda word: FACTS if word == "KAYAK" else PROPER)
+    sent = {"type": "lay_word", "side": 0, "word": "kayak", "aha_after": 1}
+    action = looked.action_from_dict(sent)
+    assert isinstance(action, A.LayWord) and action.facts == FACTS
+    recorded = looked.action_to_dict(action)
+    assert recorded["facts"] == {
+        "spelt": True,
+        "noun": True,
+        "verb": False,
+        "reversible": False,
+        "proper": False,
+    }
+    # A recorded action is taken as recorded, with no word list or another one.
+    assert ENGINE.action_from_dict(recorded) == action
+    assert MnemoEngine(lambda word: PROPER).action_from_dict(recorded) == action
+    with pytest.raises(BadData, match="facts"):
+        ENGINE.action_from_dict(sent)  # no word list to look it up in
+    with pytest.raises(BadData, match=r"lay_word\.word"):
+        looked.action_from_dict({**sent, "word": "ka yak"})
+    proper = looked.action_from_dict({**sent, "word": "Paris"})
+    with pytest.raises(IllegalAction, match="proper name"):
+        looked.apply(laying({"name": "Ada"}, side("Bo", "cab")), proper)
+
+
+def test_a_dealt_setup_deals_the_words_left_out_into_the_setup() -> None:
+    state = ENGINE.new_game(
+        {"sides": [{"name": "Ada"}, side("Bo", "cab")], "seed": 5, "words": "dealt"}
+    )
+    assert state.phase == "roll" and state.word(0).word and state.word(1).word == "CAB"
+    stored = ENGINE.setup_of(state)
+    assert stored["words"] == "dealt" and stored["sides"][0]["word"] == state.word(0).word
+    assert ENGINE.new_game(stored) == state
+    with pytest.raises(BadSetup) as caught:
+        ENGINE.new_game({"sides": [{"name": "Ada"}, side("Bo", "cab")], "words": "typed"})
+    assert caught.value.field == "words"
 
 
 # --------------------------------------------------------------------- judging

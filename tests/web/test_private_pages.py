@@ -292,3 +292,40 @@ def test_a_phone_sees_its_sides_secrets_and_follows_the_game(
     theirs = referee.engine.view(referee.state, 1)["sides"][1]["counter_values_in_hand"]
     assert page.inner_text("#title").startswith("Bo")
     assert ", ".join(map(str, theirs)) in page.inner_text("#secrets")
+
+
+WORD_LIST = Path("/usr/share/dict/american-english")
+
+
+@pytest.mark.skipif(not WORD_LIST.exists(), reason="the Debian word list (wamerican)")
+def test_a_mnemo_word_is_laid_from_its_players_page_and_nowhere_else(tmp_path: Path) -> None:
+    """The form for a secret word is on its player's page only while the word is awaited; a
+    word sent without its facts is recorded with them; a refusal names the rule to that page
+    alone; the spectators learn only how many chips were laid."""
+    setup = {"sides": [{"name": "Ada"}, {"name": "Bo"}], "seed": 3, "words": "phones"}
+    with Store.open(tmp_path / "games.sqlite3") as store:
+        referee = Referee.start(store, "mnemo", setup, {}, title="words")
+        desk = PrivateDesk(SECRET)
+        put_down = desk.attach(parts_of(referee, call_soon=lambda job: job()))
+        ada, bo = desk.sides()
+        page = desk.page(ada.token)
+        assert page is not None and [i["action"] for i in page["inputs"]] == ["lay_word"]
+        fields = {field["name"]: field for field in page["inputs"][0]["fields"]}
+        assert fields["word"]["choices"] == []  # typed
+        assert [c["value"] for c in fields["aha_before"]["choices"]] == [0, 1, 2, 3, 4, 5]
+        assert [c["value"] for c in fields["spell_from"]["choices"]] == ["left", "right"]
+        assert not page["secrets"]
+        word = {"type": "lay_word", "side": 0, "aha_before": 1, "spell_from": "right"}
+        assert desk.submit(bo.token, {**word, "word": "kayak"}) == "this page sends Bo's moves only"
+        problem = desk.submit(ada.token, {**word, "word": "Paris"})
+        assert problem is not None and problem.startswith("MN-S3") and referee.seq == 0
+        assert desk.submit(ada.token, {**word, "word": "kayak"}) is None
+        (_seq, _t, sent), *_ = store.actions(referee.game_id)
+        assert sent["word"] == "kayak" and sent["facts"]["spelt"] and sent["facts"]["verb"]
+        page = desk.page(ada.token)
+        assert page is not None and not page["inputs"]
+        assert any(s["value"] == "KAYAK" for s in page["secrets"])
+        public = json.dumps(referee.engine.view(referee.state, "spectator")).upper()
+        assert "KAYAK" not in public and "secret" not in public.lower()
+        assert desk.page(bo.token)["inputs"]  # type: ignore[index]
+        put_down()

@@ -62,6 +62,7 @@ def split_label(parts: Sequence[tuple[int, int]]) -> str:
 class MementoTouch:
     players = (2, 4)
     strengths = (1, DEFAULT_STRENGTH, 5)
+    option_rows: tuple[tuple[str, str], ...] = ()
 
     def legal_actions(self, state: Any) -> Sequence[Action]:
         return legal_actions(state)

@@ -1,6 +1,7 @@
 """MnemoGame actions. Chips are numbered from 0 along their owner's row, from the owner's
 left (setup.py); `side` is always whoever decides (or, in an infraction, the offender).
 
+    LayWord(side=1, word="kayak", facts=WordFacts(True, True, True, True), aha_after=1)
     Roll(side=0)                      # the companion rolls the D12 from the seed
     Roll(side=0, face=7)              # the face read off a real die (or a number card)
     Guess(side=0, owner=1, chip=2, guess="E")
@@ -13,6 +14,27 @@ from typing import ClassVar
 
 from companion.games.codec import Codec
 from companion.games.contract import Action
+from companion.games.mnemo.words import WordFacts
+
+
+@dataclass(frozen=True, slots=True)
+class LayWord(Action):
+    """A player lays their secret word face down, out of the others' sight (MN-S2 .. MN-S5):
+    for a side whose word the setup left out, before the first roll. `joal` lists the
+    positions in the word (from 0) laid with a JOAL; `spell_from` 'left' or 'right'.
+
+    `facts` (spelt, noun, verb, reversible, proper) are the word list's, carried in the
+    action so that a record replays the same anywhere: the engine's `action_from_dict` looks
+    them up when a page sends the word without them, and a recorded action keeps them."""
+
+    kind: ClassVar[str] = "lay_word"
+    side: int
+    word: str
+    facts: WordFacts
+    aha_before: int = 0
+    aha_after: int = 0
+    joal: tuple[int, ...] = ()
+    spell_from: str = "left"
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +149,7 @@ class Infraction(Action):
 ACTIONS: Codec[Action] = Codec(
     "action",
     [
+        LayWord,
         Roll,
         NameOpponent,
         Expose,

@@ -5,12 +5,16 @@
     state, events = engine.apply(state, Roll(side=state.turn))
     engine.expected(state)   # Expectation(actor=..., actions=('guess', 'guess_word'), ...)
 
+A game whose setup leaves some words out begins with those players laying them (lay_word,
+each out of the others' sight: MN-S2 .. MN-S5); the first roll follows the last word laid.
 A turn (MN-T1 .. MN-T5): the roll, the Number Codex entry's orders (naming an opponent,
 exposing chips, a Letter Codex question and its answer), the ICECQ judgement when it is
 played, then guessing until a guess is wrong. Every refusal is an IllegalAction naming the
 rule (MN-...); docs/mnemo-rules.md lists them. The engine reads no file: the facts of each
-word (spelt, noun, verb, reversible) come with the setup, looked up through the injected
-word list when the setup leaves them out, and are kept in the setup it returns.
+word (spelt, noun, verb, reversible) come with the setup or the lay_word action, looked up
+through the injected word list when they are left out, and are kept in the setup it returns
+and in the action as recorded (`action_from_dict` fills them in, `action_to_dict` writes
+them): a record replays the same on any machine, with or without a word list.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from companion.games.contract import (
 from companion.games.engine_base import EngineBase
 from companion.games.mnemo import actions as A
 from companion.games.mnemo import events as E
+from companion.games.mnemo.deal import with_dealt
 from companion.games.mnemo.judge import (
     WORD_POINTS,
     aha_penalty,
@@ -52,8 +57,15 @@ from companion.games.mnemo.letters import (
     LETTER_CODEX,
     LETTERS,
     NO_VALUE,
+    SUPPLY,
 )
-from companion.games.mnemo.setup import Setup, parse_setup
+from companion.games.mnemo.setup import (
+    Setup,
+    parse_setup,
+    secret_word,
+    supply_problem,
+    word_problem,
+)
 from companion.games.mnemo.state import Outcome, State
 from companion.games.mnemo.view import view_state
 from companion.games.mnemo.words import Lookup
@@ -61,6 +73,7 @@ from companion.games.mnemo.words import Lookup
 Events = list[Event]
 
 PHASE_ACTIONS: dict[str, tuple[str, ...]] = {
+    "lay": ("lay_word",),
     "roll": ("roll",),
     "name": ("name_opponent",),
     "expose": ("expose",),
@@ -82,11 +95,33 @@ class MnemoEngine(EngineBase[State]):
         self.lookup = lookup
         """The word list a setup without a word's facts is checked against."""
 
+    def action_from_dict(self, data: Mapping[str, Any]) -> Action:
+        """A lay_word sent without its word's facts gets them from the word list (a phone
+        sends only the word); one with facts (a record) is taken as it is."""
+        if isinstance(data, Mapping) and data.get("type") == "lay_word" and "facts" not in data:
+            data = {**data, "facts": self._facts_of(data.get("word"))}
+        return self.actions.from_dict(data)
+
+    def _facts_of(self, word: Any) -> JSON:
+        if not isinstance(word, str):
+            raise BadData("lay_word.word", "is missing" if word is None else "expected text")
+        text = word.strip().upper()
+        if not all(c in SUPPLY or c == HYPHEN for c in text) or not any(c in SUPPLY for c in text):
+            raise BadData("lay_word.word", "is letters A to Z and hyphens only (MN-S3)")
+        if self.lookup is None:
+            raise BadData("lay_word.facts", "give the word's facts: no word list to look it up in")
+        try:
+            facts = self.lookup(text)
+        except LookupError as err:
+            raise BadData("lay_word.facts", f"cannot look the word up: {err}") from None
+        plain: JSON = _plain(facts)
+        return plain
+
     def new_game(self, setup: Mapping[str, Any]) -> State:
-        return new_game(parse_setup(setup, self.lookup))[0]
+        return new_game(with_dealt(parse_setup(setup, self.lookup)))[0]
 
     def start(self, setup: Mapping[str, Any]) -> tuple[State, tuple[Event, ...]]:
-        return new_game(parse_setup(setup, self.lookup))
+        return new_game(with_dealt(parse_setup(setup, self.lookup)))
 
     def apply(self, state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
         return apply(state, action)
@@ -113,16 +148,17 @@ class MnemoEngine(EngineBase[State]):
 # --------------------------------------------------------------------- new game
 def new_game(setup: Setup) -> tuple[State, tuple[Event, ...]]:
     """Every word face down; each player charged 5 for each AHA chip laid (MN-SC5); the
-    first player drawn or agreed (MN-S6)."""
+    first player drawn or agreed (MN-S6). When the setup leaves words out, the players lay
+    them first: the game proper starts with the last one laid."""
     n = setup.side_count
-    chips = tuple(w.chips for w in setup.words)
-    scores = tuple(-5 * w.ahas for w in setup.words)
+    chips = tuple(() if w is None else w.chips for w in setup.words)
     first = setup.first_player()
     state = State(
         setup=setup,
+        words=setup.words,
         chips=chips,
         up=tuple((False,) * len(row) for row in chips),
-        scores=scores,
+        scores=(0,) * n,
         exposed=(False,) * n,
         revealed=(False,) * n,
         word_guessed=(False,) * n,
@@ -130,8 +166,19 @@ def new_game(setup: Setup) -> tuple[State, tuple[Event, ...]]:
         first=first,
         turn=first,
         last_seat=(first - 1) % n,
+        phase="lay",
     )
-    return state, (E.GameStarted(first, scores), E.TurnStarted(first, 1, 1))
+    if state.to_lay:
+        return state, (E.WordsAwaited(state.to_lay),)
+    events: Events = []
+    return _all_laid(state, events), tuple(events)
+
+
+def _all_laid(state: State, events: Events) -> State:
+    """Every word is on the table: the AHA charge (MN-SC5), then the first turn."""
+    scores = tuple(-5 * state.word(s).ahas for s in range(state.side_count))
+    events += [E.GameStarted(state.first, scores), E.TurnStarted(state.first, 1, 1)]
+    return replace(state, scores=scores, phase="roll")
 
 
 # ------------------------------------------------------------------------ helpers
@@ -190,6 +237,8 @@ def aha_allowed(state: State, owner: int) -> bool:
 
 def actor(state: State) -> int:
     """Whose decision the state waits for."""
+    if state.phase == "lay" and state.to_lay:
+        return state.to_lay[0]
     if state.phase == "expose" and state.purpose == "expo" and state.pending:
         return state.pending[0]
     if state.phase == "expose" and state.purpose == "stripper" and state.named is not None:
@@ -248,6 +297,10 @@ def check(state: State, action: Action) -> None:
         checker(state, action)
         return
     kinds = accepted(state)
+    if isinstance(action, A.LayWord) and state.phase == "lay":
+        # Each player lays their word when they are ready: not in seating order.
+        checker(state, action)
+        return
     if action.kind not in kinds:
         raise IllegalAction(
             _PHASE_RULE.get(state.phase, "MN-T2"),
@@ -263,6 +316,7 @@ def check(state: State, action: Action) -> None:
 
 
 _PHASE_RULE = {
+    "lay": "MN-S2",
     "roll": "MN-T1",
     "name": "MN-T2",
     "expose": "MN-T2",
@@ -287,6 +341,39 @@ def _check_chip(state: State, owner: int, chip: int, rule: str) -> None:
         raise IllegalAction(rule, f"{_name(state, owner)}'s word has chips 0 .. {len(row) - 1}")
     if row[chip]:
         raise IllegalAction(rule, f"chip {chip} of {_name(state, owner)}'s word is already face up")
+
+
+_LAY_FIELDS = {".word": "the word ", ".joal": "JOAL ", ".spell_from": "spelt from: "}
+
+
+def _check_lay(state: State, action: A.LayWord) -> None:
+    side = action.side
+    if state.words[side] is not None:
+        raise IllegalAction("MN-S2", f"{_name(state, side)}'s word is on the table already")
+    setup = state.setup
+    word = action.word.strip().upper() if isinstance(action.word, str) else ""
+    joal = tuple(action.joal)
+    problem = word_problem(
+        word,
+        action.aha_before,
+        action.aha_after,
+        joal,
+        action.spell_from,
+        setup.division_rules,
+        setup.rules,
+    )
+    if problem is not None:
+        field, rule, text = problem
+        raise IllegalAction(rule, _LAY_FIELDS.get(field, "") + text)
+    if action.facts.proper:
+        raise IllegalAction("MN-S3", "that is a proper name: proper names are not allowed")
+    laid = secret_word(
+        word, action.aha_before, action.aha_after, joal, action.spell_from, action.facts
+    )
+    others = [w for s, w in enumerate(state.words) if s != side]
+    short = supply_problem([*others, laid])
+    if short is not None:
+        raise IllegalAction("MN-S5", short)
 
 
 def _check_roll(state: State, action: A.Roll) -> None:
@@ -401,10 +488,13 @@ def _check_time(state: State, action: A.TimeExpired) -> None:
 
 
 def _check_infraction(state: State, action: A.Infraction) -> None:
+    if state.phase == "lay":
+        raise IllegalAction("MN-SC7", "the words are still being laid: no turn has begun")
     _check_chip(state, action.owner, action.chip, "MN-SC7")
 
 
 _CHECKS: dict[type, Callable[[State, Any], None]] = {
+    A.LayWord: _check_lay,
     A.Roll: _check_roll,
     A.NameOpponent: _check_name,
     A.Expose: _check_expose,
@@ -441,7 +531,7 @@ def expose(state: State, by: int, owner: int, chip: int, why: str, events: Event
         up=_set(state.up, owner, (True,) * len(state.up[owner])),
         exposed=_set(state.exposed, owner, True),
     )
-    word = state.setup.words[owner]
+    word = state.word(owner)
     facts = word.facts
     events.append(
         E.WordExposed(owner, word.word, facts.noun, facts.verb, facts.reversible, not facts.spelt)
@@ -482,16 +572,16 @@ def game_over(state: State, events: Events) -> State:
     for side in range(state.side_count):
         if state.exposed[side]:
             continue
-        word = state.setup.words[side]
+        word = state.word(side)
         events.append(E.WordRevealed(side, word.word, not word.facts.spelt))
         state = replace(state, revealed=_set(state.revealed, side, True))
         points = unexposed_points(state.chips[side], state.up[side])
         state = _score(state, side, points, "MN-SC2", events)
         state = _score(state, side, WORD_POINTS, "MN-SC4", events)
     for side in range(state.side_count):
-        if state.revealed[side] and not state.setup.words[side].facts.spelt:
+        if state.revealed[side] and not state.word(side).facts.spelt:
             state = _score(state, side, -_margin(state), "MN-SC6", events)
-    honest = [s for s in range(state.side_count) if state.setup.words[s].facts.spelt]
+    honest = [s for s in range(state.side_count) if state.word(s).facts.spelt]
     best = max((state.scores[s] for s in honest), default=None)
     winners = tuple(s for s in honest if state.scores[s] == best)
     events.append(E.GameEnded(winners, state.scores))
@@ -602,6 +692,27 @@ def _settle(state: State, events: Events) -> State:
 
 
 # ---------------------------------------------------------------------- effects
+def _lay_word(state: State, action: A.LayWord, events: Events) -> State:
+    side = action.side
+    word = secret_word(
+        action.word,
+        action.aha_before,
+        action.aha_after,
+        action.joal,
+        action.spell_from,
+        action.facts,
+    )
+    row = word.chips
+    state = replace(
+        state,
+        words=_set(state.words, side, word),
+        chips=_set(state.chips, side, row),
+        up=_set(state.up, side, (False,) * len(row)),
+    )
+    events.append(E.WordLaid(side, len(row)))
+    return _all_laid(state, events) if not state.to_lay else state
+
+
 def _draw(state: State, action: A.Roll, letter: bool) -> tuple[State, int, bool]:
     """The face rolled or drawn: the table's, or one drawn from the seed (MN-T1, MN-A01)."""
     cards = (
@@ -821,7 +932,7 @@ def _judge_pair(state: State, action: A.Guess, events: Events) -> State:
 
 def _guess_word(state: State, action: A.GuessWord, events: Events) -> State:
     side, owner = action.side, action.owner
-    word = state.setup.words[owner].word
+    word = state.word(owner).word
     correct = same_word(action.word, word)
     events.append(E.WordGuessed(side, owner, action.word.strip().upper(), correct))
     state = replace(state, guesses=state.guesses + 1)
@@ -860,6 +971,7 @@ def _infraction(state: State, action: A.Infraction, events: Events) -> State:
 
 
 _EFFECTS: dict[type, Callable[[State, Any, Events], State]] = {
+    A.LayWord: _lay_word,
     A.Roll: _roll,
     A.NameOpponent: _name_opponent,
     A.Expose: _expose,
@@ -876,6 +988,7 @@ _EFFECTS: dict[type, Callable[[State, Any, Events], State]] = {
 
 # ------------------------------------------------------------------- expected
 _WORDS = {
+    "lay_word": "a secret word to be laid",
     "roll": "a roll of the D12",
     "name_opponent": "an opponent to be named",
     "expose": "a chip to be exposed",
@@ -908,8 +1021,20 @@ def expected(state: State) -> Expectation | None:
     who = actor(state)
     kinds = accepted(state)
     prompt = f"{_name(state, who)}: {_PROMPTS.get(state.phase, state.phase)}."
+    if state.phase == "lay":
+        prompt = laying_prompt(state)
     timed = who if state.phase in ("guess", "pair") and state.setup.guess_seconds else None
     return Expectation(who, kinds, (), prompt, timed=timed)
+
+
+def laying_prompt(state: State) -> str:
+    """Who the table waits for: each lays their word on their own phone (the touchscreen's
+    Menu, Phones, shows each player's page)."""
+    names = [_name(state, s) for s in state.to_lay]
+    if len(names) == 1:
+        return f"Waiting for {names[0]} to lay a word on their phone (Menu > Phones)."
+    listed = ", ".join(names[:-1]) + " and " + names[-1]
+    return f"Waiting for {listed} to lay their words on their phones (Menu > Phones)."
 
 
 # ---------------------------------------------------------------------- codecs
@@ -937,7 +1062,16 @@ def state_from_dict(data: Mapping[str, Any]) -> State:
             raise BadData(f"state.{name}", "is missing")
         values[name] = parse_value(data[name], hints[name], f"state.{name}")
     n = setup.side_count
-    for name in ("chips", "up", "scores", "exposed", "revealed", "word_guessed", "forfeited"):
+    for name in (
+        "words",
+        "chips",
+        "up",
+        "scores",
+        "exposed",
+        "revealed",
+        "word_guessed",
+        "forfeited",
+    ):
         if len(values[name]) != n:
             raise BadData(f"state.{name}", f"needs one entry per player ({n})")
     return State(**values)

@@ -13,6 +13,24 @@ from companion.games.contract import Event
 
 
 @dataclass(frozen=True, slots=True)
+class WordsAwaited(Event):
+    """The game begins with these sides laying the words the setup left out."""
+
+    kind: ClassVar[str] = "words_awaited"
+    sides: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WordLaid(Event):
+    """A side laid its word face down: only how many chips it lies as (a row every player
+    sees on the table), never a letter."""
+
+    kind: ClassVar[str] = "word_laid"
+    side: int
+    chips: int
+
+
+@dataclass(frozen=True, slots=True)
 class GameStarted(Event):
     kind: ClassVar[str] = "game_started"
     first: int
@@ -217,6 +235,8 @@ class GameEnded(Event):
 EVENTS: Codec[Event] = Codec(
     "event",
     [
+        WordsAwaited,
+        WordLaid,
         GameStarted,
         TurnStarted,
         TurnSkipped,

@@ -1,6 +1,7 @@
 """Every action the rules accept now that can be listed: all but a guess of a whole word
-(any text) and an infraction (the table reports it when it happens). Shared by the random
-player and the touch rules.
+(any text), a word a player chooses to lay (any word: only the one the companion would deal
+them is listed) and an infraction (the table reports it when it happens). Shared by the
+random player and the touch rules.
 
     legal_actions(state)      # [Roll(side=2), Roll(side=2, face=0), ...]
 """
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 from companion.games.contract import Action
 from companion.games.mnemo import actions as A
+from companion.games.mnemo.deal import dealt_word
 from companion.games.mnemo.engine import accepted, actor, guess_tokens, own_chips_to_expose, targets
 from companion.games.mnemo.letters import CODEX_LETTERS, LETTER_CODEX
 from companion.games.mnemo.state import State
@@ -27,12 +29,29 @@ def faces(state: State) -> tuple[int, ...]:
     return tuple(range(12))
 
 
+def dealt_lay(state: State, side: int) -> A.LayWord:
+    """The companion's word laid for `side`: for a player without a phone, or its own."""
+    setup = state.setup
+    word = dealt_word(state.words, side, setup.seed, setup.division_rules, setup.rules)
+    return A.LayWord(
+        side,
+        word.word,
+        word.facts,
+        word.aha_before,
+        word.aha_after,
+        word.joal,
+        word.spell_from,
+    )
+
+
 def legal_actions(state: State) -> list[Action]:
     if state.outcome is not None:
         return []
     who = actor(state)
     kinds = accepted(state)
     out: list[Action] = []
+    if "lay_word" in kinds:
+        out.append(dealt_lay(state, who))
     if "roll" in kinds:
         out.append(A.Roll(who))
         out.extend(A.Roll(who, face) for face in faces(state))

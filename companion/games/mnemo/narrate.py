@@ -51,6 +51,13 @@ def narrate(event: Event, setup: Setup) -> str | None:
         return f"{who(owner)}'s"
 
     match event:
+        case E.WordsAwaited(sides=sides):
+            names = [who(s) for s in sides]
+            listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+            verb = "lays a secret word" if len(names) == 1 else "lay their secret words"
+            return f"MnemoGame begins: {listed} {verb}, face down."
+        case E.WordLaid(side=side, chips=chips):
+            return f"{who(side)} has laid a word of {chips} chips."
         case E.GameStarted(first=first):
             return f"MnemoGame begins: {who(first)} rolls first."
         case E.TurnStarted(side=side, number=number, round=round_):

@@ -8,6 +8,15 @@ from companion.games.options import GameOption
 
 OPTIONS: tuple[GameOption, ...] = (
     GameOption(
+        "words",
+        "Setup",
+        "Who lays the secret words: dealt by the companion, or laid by each player on their "
+        "own phone?",
+        "MN-S2",
+        "dealt",
+        (("Dealt by the companion", "dealt"), ("Laid on the players' phones", "phones")),
+    ),
+    GameOption(
         "icecq",
         "Setup",
         "Play the ICECQ questions along with the vocabulary game?",

@@ -12,7 +12,7 @@ from companion.games.drawing import Drawing
 from companion.games.house_rules import HouseRule
 from companion.games.options import GameOption
 from companion.games.plugin import GamePlugin, Narrator
-from companion.games.private_inputs import PrivateInput
+from companion.games.private_inputs import InputField, PrivateInput
 from companion.games.touch import TouchRules
 from companion.games.verdicts import Verdict
 
@@ -28,9 +28,10 @@ class MnemoPlugin:
     title = "MnemoGame"
     rules_doc = "mnemo-rules.md"
     rule_prefix = "MN-"
-    # The secret words come in the setup; no action carries a hidden value, and no refusal
-    # names what a face-down chip is.
-    secret_actions: frozenset[str] = frozenset()
+    # A word laid in play is the one action that carries a hidden value: its refusal may
+    # name a letter of it (MN-S5: "the words use 2 Z chips"). No other refusal names what a
+    # face-down chip is.
+    secret_actions: frozenset[str] = frozenset({"lay_word"})
     scored = True
 
     board_file: str | None = None
@@ -72,7 +73,37 @@ class MnemoPlugin:
         return ()  # played without cards: nothing to study
 
     def private_inputs(self, state: Any, side: int) -> Sequence[PrivateInput]:
-        return ()
+        # A word the setup left out is typed on its player's own phone (MN-S2): any player
+        # still without one may lay it, in whatever order they are ready.
+        if state.outcome is not None or state.phase != "lay" or state.words[side] is not None:
+            return ()
+        from companion.games.mnemo.letters import MAX_AHAS
+
+        division = state.setup.division_rules
+        most = division.ahas if division is not None else MAX_AHAS
+        decoys = tuple((str(n), n) for n in range(most + 1))
+        letters = division.most if division is not None and division.most else 12
+        joal: tuple[tuple[str, Any], ...] = (
+            ("None", []),
+            *((f"Letter {i + 1}", [i]) for i in range(letters)),
+        )
+        return (
+            PrivateInput(
+                "lay_word",
+                "Lay it face down",
+                (
+                    InputField("word", "Your secret word"),
+                    InputField("aha_before", "AHA decoys before it", decoys),
+                    InputField("aha_after", "AHA decoys after it", decoys),
+                    InputField(
+                        "spell_from",
+                        "Spelt from",
+                        (("Your left", "left"), ("Your right", "right")),
+                    ),
+                    InputField("joal", "A JOAL chip for (a letter the box has run out of)", joal),
+                ),
+            ),
+        )
 
     def example_setups(self) -> Sequence[JSON]:
         return (
@@ -143,6 +174,24 @@ class MnemoPlugin:
                     "mn.mono.continue": "CONTINUES",
                     "mn.joal.guess": "JOAL",
                 },
+            },
+            {
+                # Words laid in play, each on its player's phone: Cy's comes with the setup.
+                "sides": [
+                    {"name": "Ada"},
+                    {"name": "Bo"},
+                    {
+                        "name": "Cy",
+                        "word": "lemon",
+                        "aha_before": 1,
+                        "aha_after": 2,
+                        "facts": _facts(1, 0, 0),
+                    },
+                ],
+                "seed": 4,
+                "words": "phones",
+                "division": 2,
+                "house_rules": {"mn.division.ahaRule": "EXACT"},
             },
         )
 

@@ -12,13 +12,19 @@ with a JOAL chip, which stands for the letter written there (MN-A18); a hyphen i
 JOAL (MN-C5). `aha_before` and `aha_after` decoys go at the word's beginning and end (MN-S4);
 `spell_from` "right" lays the word from the player's right (MN-S2). `facts` (spelt, noun,
 verb, reversible) are looked up in the word list the engine was given when left out.
+
+A side may leave its word out. `words` says how such a word comes to the table: "phones"
+(the default) has the player lay it once the game has begun, out of the others' sight (a
+`lay_word` action, sent from their phone's private page at the table); "dealt" has the
+companion deal one from its own list (deal.py, when the engine starts the game), from the
+seed, written into the setup.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +48,10 @@ from companion.games.mnemo.words import Lookup, WordFacts
 FEWEST, MOST = 2, 6
 NUMBERS = ("die", "cards")
 GUESS_SECONDS = (0, 30)
+WORDS = ("dealt", "phones")
+"""How a word a side leaves out comes to the table: dealt by the companion at setup, or laid
+by its player in play (lay_word)."""
+SPELL_FROM = ("left", "right")
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +108,8 @@ class SecretWord:
 class Setup:
     names: tuple[str, ...]
     """In seating order: play passes from each to the next, to the left (MN-S6)."""
-    words: tuple[SecretWord, ...]
+    words: tuple[SecretWord | None, ...]
+    """None for a word its player lays in play (lay_word)."""
     seed: int
     agreed_first: int | None
     division: int | None
@@ -109,10 +120,16 @@ class Setup:
     guess_seconds: int
     """The agreed time for a guess (MN-T4); 0 for none."""
     rules: HouseRules
+    dealing: str | None = None
+    """The setup's `words`: 'dealt', 'phones', or None when it says nothing."""
 
     @property
     def side_count(self) -> int:
         return len(self.names)
+
+    @property
+    def division_rules(self) -> Division | None:
+        return DIVISIONS.get(self.division or 0)
 
     def first_player(self) -> int:
         """The setup's choice, or the high roll of MN-S6 drawn from the seed: every player
@@ -130,7 +147,8 @@ class Setup:
     def to_dict(self) -> JSON:
         out: JSON = {
             "sides": [
-                {"name": n, **w.to_dict()} for n, w in zip(self.names, self.words, strict=True)
+                {"name": n, **(w.to_dict() if w is not None else {})}
+                for n, w in zip(self.names, self.words, strict=True)
             ],
             "seed": self.seed,
             "numbers": self.numbers,
@@ -142,6 +160,8 @@ class Setup:
             out["first_player"] = self.agreed_first
         if self.division is not None:
             out["division"] = self.division
+        if self.dealing is not None:
+            out["words"] = self.dealing
         return out
 
 
@@ -155,6 +175,7 @@ _KEYS = {
     "icecq",
     "guess_seconds",
     "house_rules",
+    "words",
 }
 _SIDE_KEYS = {"name", "word", "aha_before", "aha_after", "joal", "spell_from", "facts"}
 _FACTS = ("spelt", "noun", "verb", "reversible")
@@ -189,11 +210,16 @@ def parse_setup(data: Mapping[str, Any], lookup: Lookup | None = None) -> Setup:
     seconds = data.get("guess_seconds", 0)
     if not _whole(seconds) or seconds not in GUESS_SECONDS:
         raise BadSetup("guess_seconds", f"must be 0 (no limit) or 30 (MN-T4), got {seconds!r}")
+    dealing = data.get("words")
+    if dealing is not None and dealing not in WORDS:
+        raise BadSetup(
+            "words", f"must be 'dealt' or 'phones' (how a word left out comes), got {dealing!r}"
+        )
     raw = data.get("sides")
     if not isinstance(raw, list) or not FEWEST <= len(raw) <= MOST:
         raise BadSetup("sides", f"MnemoGame is played by {FEWEST} to {MOST} players")
     names: list[str] = []
-    words: list[SecretWord] = []
+    words: list[SecretWord | None] = []
     for i, item in enumerate(raw):
         name, word = _side(item, i, DIVISIONS.get(division or 0), rules, lookup)
         names.append(name)
@@ -202,69 +228,107 @@ def parse_setup(data: Mapping[str, Any], lookup: Lookup | None = None) -> Setup:
     first = data.get("first_player")
     if first is not None and (not _whole(first) or not 0 <= first < len(names)):
         raise BadSetup("first_player", f"must be a player index 0 .. {len(names) - 1}")
-    return Setup(tuple(names), tuple(words), seed, first, division, numbers, icecq, seconds, rules)
+    return Setup(
+        tuple(names),
+        tuple(words),
+        seed,
+        first,
+        division,
+        numbers,
+        icecq,
+        seconds,
+        rules,
+        dealing,
+    )
 
 
 def _side(
     item: Any, i: int, division: Division | None, rules: HouseRules, lookup: Lookup | None
-) -> tuple[str, SecretWord]:
+) -> tuple[str, SecretWord | None]:
     where = f"sides[{i}]"
     if not isinstance(item, Mapping) or not isinstance(item.get("name"), str):
-        raise BadSetup(where, 'must be an object with a "name" and a "word"')
+        raise BadSetup(where, 'must be an object with a "name" (and its "word")')
     extra = set(item) - _SIDE_KEYS
     if extra:
         raise BadSetup(f"{where}.{sorted(extra)[0]}", "is not a side key")
     name = item["name"].strip() or f"Player {i + 1}"
-    raw_word = item.get("word")
+    if item.get("word") is None:
+        given = sorted(set(item) - {"name", "word"})
+        if given:
+            raise BadSetup(
+                f"{where}.{given[0]}", "goes with a word: this side lays its word in play"
+            )
+        return name, None
+    raw_word = item["word"]
     if not isinstance(raw_word, str) or not raw_word.strip():
         raise BadSetup(f"{where}.word", "every player lays a secret word (MN-S2)")
-    word = raw_word.strip().upper()
-    if not all(c in SUPPLY or c == HYPHEN for c in word) or not any(c in SUPPLY for c in word):
-        raise BadSetup(f"{where}.word", "is letters A to Z and hyphens only (MN-S3)")
     before, after = item.get("aha_before", 0), item.get("aha_after", 0)
     for key, value in (("aha_before", before), ("aha_after", after)):
         if not _whole(value) or value < 0:
             raise BadSetup(f"{where}.{key}", "must be a whole number of AHA chips, 0 or more")
-    _check_division(where, len(word), before + after, division, rules)
     joal_raw = item.get("joal", [])
     if not isinstance(joal_raw, list) or not all(_whole(p) for p in joal_raw):
         raise BadSetup(f"{where}.joal", "must be a list of positions in the word (from 0)")
-    if len(set(joal_raw)) != len(joal_raw) or not all(0 <= p < len(word) for p in joal_raw):
-        raise BadSetup(f"{where}.joal", f"positions are distinct, 0 .. {len(word) - 1} (MN-A18)")
-    joal = tuple(sorted({*joal_raw, *(p for p, c in enumerate(word) if c == HYPHEN)}))
     spell_from = item.get("spell_from", "left")
-    if spell_from not in ("left", "right"):
-        raise BadSetup(f"{where}.spell_from", "must be 'left' or 'right' (MN-S2)")
+    word = raw_word.strip().upper()
+    problem = word_problem(word, before, after, tuple(joal_raw), spell_from, division, rules)
+    if problem is not None:
+        field, rule, text = problem
+        raise BadSetup(f"{where}{field}", f"{text} ({rule})")
     facts = _facts(item.get("facts"), f"{where}.facts", word, lookup)
     if facts.proper:
         raise BadSetup(f"{where}.word", "is a proper name: proper names are not allowed (MN-S3)")
-    return name, SecretWord(word, before, after, joal, spell_from, facts)
+    return name, secret_word(word, before, after, tuple(joal_raw), spell_from, facts)
 
 
-def _check_division(
-    where: str, letters: int, ahas: int, division: Division | None, rules: HouseRules
-) -> None:
+def secret_word(
+    word: str, before: int, after: int, joal: tuple[int, ...], spell_from: str, facts: WordFacts
+) -> SecretWord:
+    """The word as laid: upper case, its hyphens among its JOALs (MN-C5)."""
+    word = word.strip().upper()
+    joals = tuple(sorted({*joal, *(p for p, c in enumerate(word) if c == HYPHEN)}))
+    return SecretWord(word, before, after, joals, spell_from, facts)
+
+
+def word_problem(
+    word: str,
+    before: int,
+    after: int,
+    joal: tuple[int, ...],
+    spell_from: str,
+    division: Division | None,
+    rules: HouseRules,
+) -> tuple[str, str, str] | None:
+    """What is wrong with a word as a player lays it, as (the field: '.word', '.joal', ... or
+    '' for the whole side; the rule id; a sentence), or None. `word` is in upper case."""
+    if not all(c in SUPPLY or c == HYPHEN for c in word) or not any(c in SUPPLY for c in word):
+        return ".word", "MN-S3", "is letters A to Z and hyphens only"
+    if before < 0 or after < 0:
+        return "", "MN-S4", "a word takes no AHA chips or some at each end, never fewer"
+    ahas = before + after
     if division is None:
         if ahas > MAX_AHAS:
-            raise BadSetup(where, f"a word takes at most {MAX_AHAS} AHA chips (MN-S4)")
-        return
-    label = f"division {division.number} ({division.name})"
-    if letters < division.fewest or (division.most is not None and letters > division.most):
-        most = "or more" if division.most is None else f"to {division.most}"
-        raise BadSetup(
-            f"{where}.word", f"{label} plays words of {division.fewest} {most} letters (MN-DIV)"
-        )
-    if ahas > division.ahas:
-        raise BadSetup(where, f"{label} allows at most {division.ahas} AHA chips (MN-DIV)")
-    if rules.division_aha_rule == "EXACT" and ahas < division.fewest_ahas:
-        wanted = (
-            str(division.ahas)
-            if division.fewest_ahas == division.ahas
-            else f"{division.fewest_ahas} to {division.ahas}"
-        )
-        raise BadSetup(
-            where, f"{label} under mn.division.ahaRule=EXACT takes {wanted} AHA chips (MN-A15)"
-        )
+            return "", "MN-S4", f"a word takes at most {MAX_AHAS} AHA chips"
+    else:
+        label = f"division {division.number} ({division.name})"
+        letters = len(word)
+        if letters < division.fewest or (division.most is not None and letters > division.most):
+            most = "or more" if division.most is None else f"to {division.most}"
+            return ".word", "MN-DIV", f"{label} plays words of {division.fewest} {most} letters"
+        if ahas > division.ahas:
+            return "", "MN-DIV", f"{label} allows at most {division.ahas} AHA chips"
+        if rules.division_aha_rule == "EXACT" and ahas < division.fewest_ahas:
+            wanted = (
+                str(division.ahas)
+                if division.fewest_ahas == division.ahas
+                else f"{division.fewest_ahas} to {division.ahas}"
+            )
+            return "", "MN-A15", f"{label} under mn.division.ahaRule=EXACT takes {wanted} AHA chips"
+    if len(set(joal)) != len(joal) or not all(0 <= p < len(word) for p in joal):
+        return ".joal", "MN-A18", f"positions are distinct, 0 .. {len(word) - 1}"
+    if spell_from not in SPELL_FROM:
+        return ".spell_from", "MN-S2", "must be 'left' or 'right'"
+    return None
 
 
 def _facts(raw: Any, where: str, word: str, lookup: Lookup | None) -> WordFacts:
@@ -282,22 +346,36 @@ def _facts(raw: Any, where: str, word: str, lookup: Lookup | None) -> WordFacts:
     return WordFacts(raw["spelt"], raw["noun"], raw["verb"], raw["reversible"])
 
 
-def _check_supply(words: list[SecretWord]) -> None:
-    """MN-S5: together the words use no more of a letter, of AHA or of JOAL chips than the
-    box holds."""
+def chips_used(words: Iterable[SecretWord | None]) -> tuple[Counter[str], int, int]:
+    """The letter chips (by letter), AHA chips and JOAL chips the words take from the box."""
     letters: Counter[str] = Counter()
+    ahas = joals = 0
     for w in words:
+        if w is None:
+            continue
         letters.update(c for i, c in enumerate(w.word) if i not in w.joal)
+        ahas += w.ahas
+        joals += len(w.joal)
+    return letters, ahas, joals
+
+
+def supply_problem(words: Iterable[SecretWord | None]) -> str | None:
+    """MN-S5: what the words together take that the box does not hold, or None."""
+    letters, ahas, joals = chips_used(words)
     for letter, count in sorted(letters.items()):
         if count > SUPPLY[letter]:
-            raise BadSetup(
-                "sides",
+            return (
                 f"the words use {count} {letter} chips; the box has {SUPPLY[letter]}: lay a "
-                "JOAL for the others (MN-S5)",
+                "JOAL for the others"
             )
-    ahas = sum(w.ahas for w in words)
     if ahas > AHA_SUPPLY:
-        raise BadSetup("sides", f"the words use {ahas} AHA chips; the box has {AHA_SUPPLY}")
-    joals = sum(len(w.joal) for w in words)
+        return f"the words use {ahas} AHA chips; the box has {AHA_SUPPLY}"
     if joals > JOAL_SUPPLY:
-        raise BadSetup("sides", f"the words use {joals} JOAL chips; the box has {JOAL_SUPPLY}")
+        return f"the words use {joals} JOAL chips; the box has {JOAL_SUPPLY}"
+    return None
+
+
+def _check_supply(words: list[SecretWord | None]) -> None:
+    problem = supply_problem(words)
+    if problem is not None:
+        raise BadSetup("sides", f"{problem} (MN-S5)")

@@ -3,22 +3,35 @@
 Every word lies on the table as a row of chips (setup.py `SecretWord.chips`), each face
 down until exposed. The state holds the chips' contents (the referee's knowledge: views
 hide those of face-down chips), which are up, the scores, and where the turn stands: its
-phase and what the rolled Number Codex entry still asks.
+phase and what the rolled Number Codex entry still asks. A word the setup left out is laid
+in play (the 'lay' phase, before the first roll): until then its row is empty.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.games.mnemo.setup import Chip, Setup
+from companion.games.mnemo.setup import Chip, SecretWord, Setup
 
-PHASES = ("roll", "name", "expose", "choose", "letter", "answer", "icecq", "guess", "pair", "over")
-"""roll: the D12 (or a number card); name: the dicer names an opponent (STRIPPER,
-TAIL-ENDERS, MYSTERY WORD); expose: a chip is turned face up by a codex entry's order
-(STRIPPER, HOOPLA, EXPO); choose: expose one's own chip for points or decline (MAGIC SEVEN,
-LUCKY NINE); letter: the Letter Codex letter is rolled or picked (10, 11); answer: the
-question's answer or clue is given; icecq: the ICECQ answer is judged; guess: guessing;
-pair: TWINNER's two-letter guess; over."""
+PHASES = (
+    "lay",
+    "roll",
+    "name",
+    "expose",
+    "choose",
+    "letter",
+    "answer",
+    "icecq",
+    "guess",
+    "pair",
+    "over",
+)
+"""lay: the players lay the words the setup left out (lay_word); roll: the D12 (or a number
+card); name: the dicer names an opponent (STRIPPER, TAIL-ENDERS, MYSTERY WORD); expose: a
+chip is turned face up by a codex entry's order (STRIPPER, HOOPLA, EXPO); choose: expose
+one's own chip for points or decline (MAGIC SEVEN, LUCKY NINE); letter: the Letter Codex
+letter is rolled or picked (10, 11); answer: the question's answer or clue is given; icecq:
+the ICECQ answer is judged; guess: guessing; pair: TWINNER's two-letter guess; over."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +45,8 @@ class Outcome:
 @dataclass(frozen=True, slots=True)
 class State:
     setup: Setup
+    words: tuple[SecretWord | None, ...]
+    """Each side's word: the setup's, or the one its player laid; None until laid."""
     chips: tuple[tuple[Chip, ...], ...]
     """Each side's row of chips, from its owner's left."""
     up: tuple[tuple[bool, ...], ...]
@@ -87,6 +102,17 @@ class State:
     @property
     def side_count(self) -> int:
         return len(self.chips)
+
+    def word(self, side: int) -> SecretWord:
+        """`side`'s word, once laid (every word is, past the 'lay' phase)."""
+        word = self.words[side]
+        assert word is not None, f"side {side} has not laid its word"
+        return word
+
+    @property
+    def to_lay(self) -> tuple[int, ...]:
+        """The sides still to lay their words, in seating order."""
+        return tuple(s for s, w in enumerate(self.words) if w is None)
 
     def face_down(self, side: int) -> tuple[int, ...]:
         return tuple(j for j, up in enumerate(self.up[side]) if not up)

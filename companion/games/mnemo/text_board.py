@@ -28,6 +28,8 @@ def text_board(view: JSON) -> tuple[str, ...]:
             marks += f"  (was {side['word']})"
         if side["forfeited"]:
             marks += "  forfeited"
+        if not side.get("laid", True):
+            marks += "  (laying a word)"
         turn = ">" if side["side"] == view["turn"] and view["outcome"] is None else " "
         lines.append(f"{turn} {side['name']:<{width}} {side['score']:>4}  {row}{marks}")
     codex = view["codex"]

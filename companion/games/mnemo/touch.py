@@ -4,7 +4,9 @@ each listed legal action as the taps that make it.
 
     TOUCH.paths(state, Guess(side=0, owner=1, chip=2, guess="E"))   # (("c1-2", Press("E")),)
 
-Taps: a chip of an opponent's word, then the letter guessed (or Hyphen, AHA, JOAL); a chip
+Taps: while the players lay their words, "Deal Ada a word" lays the companion's for a
+player without a phone (their own is typed on their phone's private page); a chip of an
+opponent's word, then the letter guessed (or Hyphen, AHA, JOAL); a chip
 to expose; a player's badge to name them; buttons for the roll ("Roll for me", or the face
 the die shows), the Letter Codex letter and answers, the ICECQ judgement and declining.
 A guess of a whole word is not made by touch (it is typed: the record or the referee take
@@ -23,10 +25,10 @@ from companion.games.contract import JSON, Action
 from companion.games.drawing import Drawing, Legend, Spot, Text
 from companion.games.mnemo import actions as A
 from companion.games.mnemo.legal import legal_actions
-from companion.games.mnemo.letters import AHA, HYPHEN, JOAL, NO_VALUE, SUPPLY
+from companion.games.mnemo.letters import AHA, HYPHEN, JOAL, NO_VALUE
 from companion.games.mnemo.players import unseen
 from companion.games.mnemo.state import State
-from companion.games.touch import Hint, Path, Press
+from companion.games.touch import DONE, Hint, Path, Press
 
 WIDTH = 100.0
 ROW = 16.0
@@ -34,37 +36,6 @@ CHIP_RADIUS = 2.5
 FACE_DOWN = "#33415c"
 FACE_UP = "#f3ead3"
 PLAYER_COLOURS = ("#c8322b", "#2b62c8", "#23914a", "#d89a12", "#7a3fb0", "#1a9aa0")
-
-DEAL: tuple[tuple[str, bool, bool, bool], ...] = (
-    ("STAR", True, True, True),
-    ("LEVEL", True, True, True),
-    ("KAYAK", True, True, True),
-    ("PLANET", True, False, False),
-    ("GARDEN", True, True, False),
-    ("RIVER", True, False, False),
-    ("WINDOW", True, False, False),
-    ("HAPPY", False, False, False),
-    ("STONE", True, True, False),
-    ("BRIDGE", True, True, False),
-    ("DRAGON", True, False, False),
-    ("LISTEN", False, True, False),
-    ("SILVER", True, True, False),
-    ("PENCIL", True, True, False),
-    ("ROTOR", True, False, True),
-    ("REWARD", True, True, True),
-    ("LEMON", True, False, False),
-    ("CANDLE", True, True, False),
-    ("JUNGLE", True, False, False),
-    ("TRAVEL", True, True, False),
-    ("YELLOW", True, True, False),
-    ("BASKET", True, False, False),
-    ("RADAR", True, False, True),
-    ("TIGER", True, False, False),
-    ("DRAWER", True, False, True),
-)
-"""Words the companion deals when a game begins at the touch screen, with their facts
-(noun, verb, reversible) as the word list gives them: 3 to 9 letters, so every division
-takes them."""
 
 
 def chip_key(owner: int, chip: int) -> str:
@@ -83,6 +54,13 @@ def token_label(token: str) -> str:
     return {HYPHEN: "Hyphen"}.get(token, token)
 
 
+def answer_label(answer: str) -> str:
+    """A Letter Codex answer's button: a pantomime's "done" is "Pantomimed", for the touch
+    screen's own Done button makes an action whose taps longer ones go on from."""
+    label = answer[:1].upper() + answer[1:]
+    return "Pantomimed" if label == DONE else label
+
+
 def roll_label(state: State, face: int | None) -> str:
     if face is None:
         return (
@@ -94,39 +72,29 @@ def roll_label(state: State, face: int | None) -> str:
 
 
 def deal(names: Sequence[str], seed: int) -> JSON:
-    """A setup with a word dealt to each player from DEAL, within the box's letters (MN-S5),
-    and 0 to 2 decoys each."""
-    rng = random.Random(f"mnemo:deal:{seed}")
-    left = dict(SUPPLY)
-    sides = []
-    for name in names:
-        choices = [w for w in DEAL if all(w[0].count(c) <= left[c] for c in set(w[0]))]
-        word, noun, verb, reversible = rng.choice(choices)
-        for c in word:
-            left[c] -= 1
-        before = rng.randrange(2)
-        sides.append(
-            {
-                "name": name,
-                "word": word,
-                "aha_before": before,
-                "aha_after": rng.randrange(3 - before),
-                "spell_from": rng.choice(("left", "right")),
-                "facts": {"spelt": True, "noun": noun, "verb": verb, "reversible": reversible},
-            }
-        )
-    return {"sides": sides, "seed": seed}
+    """A setup whose words the companion deals from its list (deal.py), within the box's
+    letters (MN-S5): the touch screen's default. The option `words` "phones" has the players
+    lay their own on their phones instead."""
+    return {"sides": [{"name": name} for name in names], "seed": seed, "words": "dealt"}
+
+
+def deal_label(state: State, side: int) -> str:
+    return f"Deal {state.setup.names[side]} a word"
 
 
 class MnemoTouch:
     players = (2, 4)
     strengths = (1, 3, 5)
+    # Dealt by the companion, or laid by the players on their phones.
+    option_rows: tuple[tuple[str, str], ...] = (("Words", "words"),)
 
     def legal_actions(self, state: Any) -> Sequence[Action]:
         return legal_actions(state)
 
     def paths(self, state: Any, action: Action) -> tuple[Path, ...]:
         match action:
+            case A.LayWord(side=side):
+                return ((Press(deal_label(state, side)),),)
             case A.Roll(face=face):
                 return ((Press(roll_label(state, face)),),)
             case A.ChooseLetter(letter=letter):
@@ -138,7 +106,7 @@ class MnemoTouch:
             case A.Decline():
                 return ((Press("Decline"),),)
             case A.Answer(answer=answer):
-                return ((Press(answer[:1].upper() + answer[1:]),),)
+                return ((Press(answer_label(answer)),),)
             case A.JudgeIcecq(correct=correct):
                 return ((Press("ICECQ right" if correct else "ICECQ wrong"),),)
             case A.Guess(owner=owner, chip=chip, guess=guess):
@@ -204,6 +172,9 @@ class MnemoTouch:
     def side_lines(self, view: JSON) -> tuple[str, ...]:
         lines = []
         for side in view["sides"]:
+            if not side.get("laid", True):
+                lines.append(f"{side['name']}: laying a word")
+                continue
             down = sum(1 for c in side["chips"] if not c["up"])
             line = f"{side['name']}: {side['score']} points, {down} chips face down"
             if side["exposed"]:
@@ -229,6 +200,8 @@ def choose(state: State, strength: int, rng: random.Random) -> tuple[Action, str
     follow the letters most often still unseen, chips given away are its decoys first."""
     actions = list(legal_actions(state))
     kinds = {a.kind for a in actions}
+    if "lay_word" in kinds:
+        return actions[0], "Let the companion deal you a word: your phone's page shows it."
     if "guess" in kinds:
         guesses = [a for a in actions if isinstance(a, A.Guess) and a.guess not in (AHA, JOAL)]
         weights = unseen(state)

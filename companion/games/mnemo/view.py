@@ -6,6 +6,10 @@ decoy. What a face-down chip is, whether a letter, a JOAL or a decoy, is hidden 
 spectator and from every other side (MN-S2): a side's own view adds its own word under
 "secret", and the table's (the referee's) adds every word. A word is public once every
 letter chip of it is exposed, or the game is over.
+
+While the players lay their words (the 'lay' phase), a word not laid yet has no chips and
+`laid` false; one laid shows as face-down chips only, its owner's view adding it under
+"secret" as it does a word the setup gave.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ def view_state(state: State, viewer: Viewer, expectation: Expectation | None) ->
     sides = []
     for s in range(n):
         public = state.exposed[s] or state.revealed[s]
-        word = setup.words[s]
+        word = state.words[s]
         chips: list[JSON] = []
         for j, (chip, up) in enumerate(zip(state.chips[s], state.up[s], strict=True)):
             if up:
@@ -36,7 +40,8 @@ def view_state(state: State, viewer: Viewer, expectation: Expectation | None) ->
                 "chips": chips,
                 "exposed": state.exposed[s],
                 "forfeited": state.forfeited[s],
-                "word": word.word if public else None,
+                "laid": word is not None,
+                "word": word.word if public and word is not None else None,
                 "facts": _facts(state, s) if public else None,
             }
         )
@@ -80,14 +85,19 @@ def view_state(state: State, viewer: Viewer, expectation: Expectation | None) ->
         else {"winners": list(state.outcome.winners), "reason": state.outcome.reason},
     }
     if viewer == "table":
-        out["secret"] = [_secret(state, s) for s in range(n)]
-    elif isinstance(viewer, int) and not isinstance(viewer, bool) and 0 <= viewer < n:
+        out["secret"] = [_secret(state, s) for s in range(n) if state.words[s] is not None]
+    elif (
+        isinstance(viewer, int)
+        and not isinstance(viewer, bool)
+        and 0 <= viewer < n
+        and state.words[viewer] is not None  # a word not laid yet is nobody's secret
+    ):
         out["secret"] = [_secret(state, viewer)]
     return out
 
 
 def _facts(state: State, side: int) -> JSON:
-    facts = state.setup.words[side].facts
+    facts = state.word(side).facts
     return {
         "spelt": facts.spelt,
         "noun": facts.noun,
@@ -98,7 +108,7 @@ def _facts(state: State, side: int) -> JSON:
 
 def _secret(state: State, side: int) -> JSON:
     """What the word's owner knows of it."""
-    word = state.setup.words[side]
+    word = state.word(side)
     return {
         "side": side,
         "word": word.word,
