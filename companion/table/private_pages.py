@@ -181,8 +181,25 @@ class PrivateDesk:
         if data.get("side") != page.side:
             return f"this page sends {page.name}'s moves only"
         referee = parts.referee
+        engine = referee.engine
+        offered = {
+            i.action: i
+            for i in (
+                find_plugin(engine.name).private_inputs(referee.state, page.side)
+                if engine.name in plugin_names()
+                else ()
+            )
+        }
+        wanted = offered.get(str(data.get("type")))
+        if wanted is None:
+            return "the rules do not ask this side for that now"
+        # Only the fields its form offers: a page cannot slip in more (a word's facts, say,
+        # which the rules look up themselves).
+        fields = {field.name for field in wanted.fields}
+        sent = {"type": wanted.action, "side": page.side}
+        sent |= {name: value for name, value in data.items() if name in fields}
         try:
-            action = referee.engine.action_from_dict(dict(data))
+            action = engine.action_from_dict(sent)
         except BadData as err:
             return f"not an action: {err}"
         outcome: list[str | None] = []

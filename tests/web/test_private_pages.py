@@ -319,13 +319,20 @@ def test_a_mnemo_word_is_laid_from_its_players_page_and_nowhere_else(tmp_path: P
         assert desk.submit(bo.token, {**word, "word": "kayak"}) == "this page sends Bo's moves only"
         problem = desk.submit(ada.token, {**word, "word": "Paris"})
         assert problem is not None and problem.startswith("MN-S3") and referee.seq == 0
+        # Only the fields its form offers go to the rules: the word's facts are looked up,
+        # never taken from a page (a misspelling claimed to be spelt right, say).
+        lies = {"spelt": True, "noun": True, "verb": True, "reversible": True, "proper": False}
+        assert desk.submit(bo.token, {**word, "side": 1, "word": "blorp", "facts": lies}) is None
+        assert desk.submit(ada.token, {"type": "roll", "side": 0}) == (
+            "the rules do not ask this side for that now"
+        )
         assert desk.submit(ada.token, {**word, "word": "kayak"}) is None
-        (_seq, _t, sent), *_ = store.actions(referee.game_id)
+        (_s, _t, bos), (_seq, _t2, sent) = store.actions(referee.game_id)
+        assert bos["word"] == "blorp" and not bos["facts"]["spelt"]
         assert sent["word"] == "kayak" and sent["facts"]["spelt"] and sent["facts"]["verb"]
         page = desk.page(ada.token)
         assert page is not None and not page["inputs"]
         assert any(s["value"] == "KAYAK" for s in page["secrets"])
         public = json.dumps(referee.engine.view(referee.state, "spectator")).upper()
         assert "KAYAK" not in public and "secret" not in public.lower()
-        assert desk.page(bo.token)["inputs"]  # type: ignore[index]
         put_down()
