@@ -142,6 +142,11 @@ class Mosquitto(Closing):
         self._process = None
 
     @property
+    def pid(self) -> int | None:
+        """The broker's process id while it runs (to watch its memory and CPU)."""
+        return self._process.pid if self.running and self._process is not None else None
+
+    @property
     def running(self) -> bool:
         return self._process is not None and self._process.poll() is None
 
