@@ -467,7 +467,7 @@ def _pages(job: PagesJob, control: multiprocessing.connection.Connection) -> Non
     connected = [0]
     subscribed = [0]
     seen = [Seen() for _ in job.pages]
-    latencies = {kind: array("d") for kind in LIVE_KINDS}
+    latencies = {kind: array("d") for kind in (*LIVE_KINDS, "walls", "display pages")}
     epoch = job.epoch
     clients: list[mqtt.Client] = []
     for index, page in enumerate(job.pages):
@@ -491,7 +491,11 @@ def _pages(job: PagesJob, control: multiprocessing.connection.Connection) -> Non
             subscribed[0] += 1
 
         def on_message(
-            c: mqtt.Client, u: Any, message: mqtt.MQTTMessage, got: Seen = seen[index]
+            c: mqtt.Client,
+            u: Any,
+            message: mqtt.MQTTMessage,
+            got: Seen = seen[index],
+            who: str = "walls" if page.board is None else "display pages",
         ) -> None:
             arrived = time.monotonic() - epoch
             if message.retain:
@@ -504,6 +508,7 @@ def _pages(job: PagesJob, control: multiprocessing.connection.Connection) -> Non
             start = payload.find(b'"t":', 0, 200) + 4
             sent = float(payload[start : payload.find(b",", start)])
             latencies[kind].append(arrived - sent)
+            latencies[who].append(arrived - sent)
             got.live[kind] += 1
 
         client.on_connect = on_connect
@@ -625,9 +630,9 @@ def wait_for_bridge(hall: Broker, online: Broker) -> None:
 
 
 @contextlib.contextmanager
-def network(bridged: bool) -> Iterator[Network]:
+def network(bridged: bool, settings: tuple[str, ...] = ()) -> Iterator[Network]:
     if not bridged:
-        with Mosquitto(log_types=LOG_TYPES) as broker:
+        with Mosquitto(log_types=LOG_TYPES, settings=settings) as broker:
             assert broker.pid is not None
             one = Broker("127.0.0.1", broker.port)
             yield Network(one, one, {"mosquitto": broker.pid})
@@ -637,10 +642,11 @@ def network(bridged: bool) -> Iterator[Network]:
         acl=documented_acl(),
         users=(("hall", HALL_PASSWORD), DISPLAY),
         log_types=LOG_TYPES,
+        settings=settings,
     ) as spectators:
         assert spectators.tls_port is not None and spectators.ca_file is not None
         bridge = documented_bridge(spectators.tls_port, spectators.ca_file)
-        with Mosquitto(bridge=bridge, log_types=LOG_TYPES) as hall:
+        with Mosquitto(bridge=bridge, log_types=LOG_TYPES, settings=settings) as hall:
             assert hall.pid is not None and spectators.pid is not None
             tables = Broker("127.0.0.1", hall.port)
             pages = Broker("localhost", spectators.tls_port, DISPLAY, str(spectators.ca_file))
@@ -697,6 +703,8 @@ class Watch:
 @dataclass
 class StreamResult:
     latencies: dict[str, list[float]]
+    pages: dict[str, list[float]]
+    """The same by who got them: the display pages, the walls."""
     expected: dict[str, int]
     lost: dict[str, int]
     extra: dict[str, int]
@@ -753,7 +761,8 @@ def pages_of(args: Any) -> list[list[Page]]:
 
 
 def stream_run(bridged: bool, args: Any, game: Game) -> StreamResult:
-    with network(bridged) as net:
+    settings = ("set_tcp_nodelay true",) if args.tcp_nodelay else ()
+    with network(bridged, settings) as net:
         epoch = time.monotonic()
         pids = dict(net.brokers)
         workers: list[Worker] = []
@@ -803,6 +812,7 @@ def stream_run(bridged: bool, args: Any, game: Game) -> StreamResult:
             took = time.monotonic() - began
             result = StreamResult(
                 latencies={kind: [] for kind in LIVE_KINDS},
+                pages={"display pages": [], "walls": []},
                 expected=dict.fromkeys(LIVE_KINDS, 0),
                 lost=dict.fromkeys(LIVE_KINDS, 0),
                 extra=dict.fromkeys(LIVE_KINDS, 0),
@@ -820,6 +830,8 @@ def stream_run(bridged: bool, args: Any, game: Game) -> StreamResult:
                     result.lost[kind] += lost[kind]
                     result.extra[kind] += extra[kind]
                     result.latencies[kind] += array("d", latencies[kind])
+                for who in result.pages:
+                    result.pages[who] += array("d", latencies[who])
             for worker in workers:
                 worker.pipe.send(("stop",))
             for worker in workers:
@@ -870,6 +882,12 @@ def report_stream(label: str, result: StreamResult, floor_ms: float, args: Any) 
             f"    {kind:5}: {len(values)} received, p50 {percentile(values, 0.5) * 1000:.1f} ms,"
             f" p99 {percentile(values, 0.99) * 1000:.1f} ms; {result.lost[kind]} lost,"
             f" {result.extra[kind]} more than sent"
+        )
+    for who, values in result.pages.items():
+        values.sort()
+        print(
+            f"    {who}: {len(values)} received, p50 {percentile(values, 0.5) * 1000:.1f} ms,"
+            f" p99 {percentile(values, 0.99) * 1000:.1f} ms"
         )
     print(
         f"  lost: {lost} of {expected} expected (floor: {LOST_FLOOR})"
@@ -1133,6 +1151,11 @@ def main(argv: list[str] | None = None) -> int:
         default=HUB_TIMEOUT_S,
         metavar="S",
         help="how long to wait for the hub's standings (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--tcp-nodelay",
+        action="store_true",
+        help="brokers with set_tcp_nodelay true (the documented configurations leave it off)",
     )
     parser.add_argument("--strict", action="store_true", help="exit 1 when a floor is missed")
     args = parser.parse_args(argv)
