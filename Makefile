@@ -36,6 +36,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/clock.py
 	$(BIN)/python bench/reader.py
 	$(BIN)/python bench/stream.py
+	$(BIN)/python bench/event.py
 	$(BIN)/python bench/vision.py
 	$(BIN)/python bench/pipeline.py
 	$(BIN)/python bench/mem.py

@@ -54,10 +54,13 @@ class Mosquitto(Closing):
         users: tuple[tuple[str, str], ...] = (),
         settings: tuple[str, ...] = (),
         bridge: tuple[str, ...] = (),
+        log_types: tuple[str, ...] = ("all",),
     ) -> None:
         """`password` is one user's login; `users` more of them. `settings` are more lines
         for the configuration's global section (max_packet_size, say); `bridge` a bridge
-        section (`connection ...` and its lines), written last."""
+        section (`connection ...` and its lines), written last. `log_types`: what the log
+        keeps; everything by default, for the tests, but a line per message is a cost
+        under load: mosquitto's own default is error, warning, notice, information."""
         binary = find_mosquitto()
         if binary is None:
             raise MosquittoError("mosquitto is not installed (Debian: apt-get install mosquitto)")
@@ -77,7 +80,7 @@ class Mosquitto(Closing):
             "per_listener_settings true",
             "persistence false",
             f"log_dest file {self.dir / 'mosquitto.log'}",
-            "log_type all",
+            *(f"log_type {kind}" for kind in log_types),
             *settings,
         ]
         logins = ((password,) if password is not None else ()) + users
@@ -140,6 +143,11 @@ class Mosquitto(Closing):
         if self._process.stderr is not None:
             self._process.stderr.close()
         self._process = None
+
+    @property
+    def pid(self) -> int | None:
+        """The broker's process id while it runs (to watch its memory and CPU)."""
+        return self._process.pid if self.running and self._process is not None else None
 
     @property
     def running(self) -> bool:
