@@ -26,6 +26,10 @@ from vision.common.closing import Closing
 START_TIMEOUT_S = 10.0
 
 
+PORT_TRIES = 3
+"""How many times ports are chosen afresh when another program takes one first."""
+
+
 class MosquittoError(RuntimeError):
     """mosquitto is missing or did not start; the message has its log's last lines."""
 
@@ -76,22 +80,44 @@ class Mosquitto(Closing):
         self.password = password
         self.ca_file: Path | None = None
         self._port_fixed = port is not None
-        lines = [
+        logins = ((password,) if password is not None else ()) + users
+        self._auth = self._auth_lines(logins, acl)
+        self._head = [
             "per_listener_settings true",
             "persistence false",
             f"log_dest file {self.dir / 'mosquitto.log'}",
             *(f"log_type {kind}" for kind in log_types),
             *settings,
         ]
-        logins = ((password,) if password is not None else ()) + users
-        auth = self._auth_lines(logins, acl)
-        lines += [f"listener {self.port} 127.0.0.1", *auth]
+        self._bridge = bridge
+        if self.tls_port is not None:
+            self.ca_file = self._make_certificates()
+        self._binary = binary
+        self._config = self.dir / "mosquitto.conf"
+        self._process: subprocess.Popen[bytes] | None = None
+        for attempt in range(PORT_TRIES):
+            self._write_config()
+            try:
+                self.start()
+                break
+            except MosquittoError as err:
+                # A free port chosen here may be taken by another program before mosquitto
+                # binds it (a busy machine): choose again, unless the caller chose the port.
+                if "Address already in use" not in str(err) or attempt == PORT_TRIES - 1:
+                    raise
+                if not self._port_fixed:
+                    self.port = free_port()
+                self.ws_port = free_port() if self.ws_port is not None else None
+                self.tls_port = free_port() if self.tls_port is not None else None
+
+    def _write_config(self) -> None:
+        auth = self._auth
+        lines = [*self._head, f"listener {self.port} 127.0.0.1", *auth]
         if self.ws_port is not None:
             # mosquitto's websockets listener ignores the bind address and listens on every
             # interface; with a password set it is at least not open to all.
             lines += [f"listener {self.ws_port}", "protocol websockets", *auth]
         if self.tls_port is not None:
-            self.ca_file = self._make_certificates()
             lines += [
                 f"listener {self.tls_port} 127.0.0.1",
                 f"cafile {self.ca_file}",
@@ -99,13 +125,8 @@ class Mosquitto(Closing):
                 f"keyfile {self.dir / 'server.key'}",
                 *auth,
             ]
-        lines += bridge
-        config = self.dir / "mosquitto.conf"
-        config.write_text("\n".join(lines) + "\n")
-        self._binary = binary
-        self._config = config
-        self._process: subprocess.Popen[bytes] | None = None
-        self.start()
+        lines += self._bridge
+        self._config.write_text("\n".join(lines) + "\n")
 
     # -- lifecycle -------------------------------------------------------------------------
 
