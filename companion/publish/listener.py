@@ -13,14 +13,11 @@ board (its Last Will), and a listener going away must not say the board went off
 from __future__ import annotations
 
 import logging
-import secrets
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
-
 from companion.publish.publisher import parse_url, tls_context
+from companion.publish.round_trip import side_client
 
 log = logging.getLogger(__name__)
 
@@ -49,19 +46,7 @@ class Listener:
         `on_message(topic, payload)` runs on the listener's own thread."""
         address = parse_url(url)
         tls = tls_context(address, ca_file, cert_file, key_file)
-        client = mqtt.Client(
-            CallbackAPIVersion.VERSION2,
-            client_id=f"companion-listener-{secrets.token_hex(4)}",
-            transport=address.transport,
-            protocol=mqtt.MQTTv311,
-            clean_session=True,
-        )
-        if address.transport == "websockets":
-            client.ws_set_options(path=address.path)
-        if tls is not None:
-            client.tls_set_context(tls)
-        if username:
-            client.username_pw_set(username, password or None)
+        client = side_client(address, tls, "companion-listener", username, password)
         client.reconnect_delay_set(1, 30)
 
         def on_connect(client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:

@@ -12,6 +12,7 @@ online and offline (retained), which a display page would show; a check must lea
 from __future__ import annotations
 
 import secrets
+import ssl
 import threading
 import time
 from typing import Any
@@ -19,7 +20,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from companion.publish.publisher import parse_url, tls_context, why_unreachable
+from companion.publish.publisher import BrokerAddress, parse_url, tls_context, why_unreachable
 
 KEEPALIVE_S = 15
 
@@ -64,19 +65,7 @@ def round_trip(
         if message.payload == token:
             heard.set()
 
-    client = mqtt.Client(
-        CallbackAPIVersion.VERSION2,
-        client_id=f"companion-doctor-{secrets.token_hex(4)}",
-        transport=address.transport,
-        protocol=mqtt.MQTTv311,
-        clean_session=True,
-    )
-    if address.transport == "websockets":
-        client.ws_set_options(path=address.path)
-    if tls is not None:
-        client.tls_set_context(tls)
-    if username:
-        client.username_pw_set(username, password or None)
+    client = side_client(address, tls, "companion-doctor", username, password)
     client.on_connect = on_connect
     client.on_connect_fail = on_connect_fail
     client.on_subscribe = on_subscribe
@@ -104,6 +93,31 @@ def round_trip(
     finally:
         client.disconnect()
         client.loop_stop()
+
+
+def side_client(
+    address: BrokerAddress,
+    tls: ssl.SSLContext | None,
+    name: str,
+    username: str = "",
+    password: str = "",
+) -> Any:
+    """A paho client of its own beside the table's Publisher (a check, a listener): a clean
+    session under a client id no table uses."""
+    client = mqtt.Client(
+        CallbackAPIVersion.VERSION2,
+        client_id=f"{name}-{secrets.token_hex(4)}",
+        transport=address.transport,
+        protocol=mqtt.MQTTv311,
+        clean_session=True,
+    )
+    if address.transport == "websockets":
+        client.ws_set_options(path=address.path)
+    if tls is not None:
+        client.tls_set_context(tls)
+    if username:
+        client.username_pw_set(username, password or None)
+    return client
 
 
 def _wait(event: threading.Event, refusals: list[str], left: Any) -> bool:
