@@ -749,8 +749,8 @@ def test_menu_phones_shows_each_sides_page_as_a_code_for_its_player(screen: Scre
     screen.shot("phones-first-side")
     token = ann_url.rsplit("/", 1)[1]
     assert desk.page(token) is not None  # Ann's phone opens her page
-    screen.frames(40)  # the screen looks again twice a second
-    assert "Ann's page is open" in phones.note
+    # The screen looks again twice a second.
+    assert screen.until(lambda: "Ann's page is open" in phones.note, timeout=10)
     screen.tap(phones.ids.next)
     assert phones.who.startswith("Bo") and phones.url == bo_url
     screen.tap(phones.ids.back)
