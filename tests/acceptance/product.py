@@ -83,6 +83,16 @@ class RealApp:
         """Whether the window shows anything yet (it is black until the first frame)."""
         return ImageGrab.grab(xdisplay=self.display).getbbox() is not None
 
+    def picture(self) -> bytes:
+        """What the screen shows now, as raw pixels."""
+        return ImageGrab.grab(xdisplay=self.display).tobytes()
+
+    def still(self, interval: float = 0.4) -> bool:
+        """Whether the screen shows the same before and after `interval`."""
+        first = self.picture()
+        time.sleep(interval)
+        return self.picture() == first
+
     def shot(self, path: Path) -> Path:
         ImageGrab.grab(xdisplay=self.display).save(path)
         return path
@@ -254,7 +264,12 @@ def start_from_home(
 ) -> tuple[int, str, dict[str, Any]]:
     """New game, the wizard's picks, a screenshot of them, Start: the one game it began."""
     real.until(real.drawn, 60, "the first screen")
+    before = real.picture()
     real.click(home)
+    # On a busy machine New game may take a while to show: a pick clicked before it does
+    # would land on Home. Wait for the window to change and then hold still.
+    real.until(lambda: real.picture() != before, 30, "New game")
+    real.until(real.still, 30, "New game to be drawn")
     for pick in picks:
         real.click(pick, settle=settle)
     real.shot(shot)
