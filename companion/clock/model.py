@@ -343,6 +343,9 @@ def display(
                     else pt.byo_periods
                 )
                 detail = f"{periods} x {format_time(control.byo_yomi.period_ns)}"
+        move_left = _move_left(clock, player, t)
+        if move_left is not None:
+            detail = f"move {format_time(move_left, tenths_below_ns)}"
         delay = _delay_left(clock, player, t)
         if delay:
             detail = f"delay {format_time(delay, tenths_below_ns)}"
@@ -361,6 +364,17 @@ def display(
     return ClockDisplay(
         players=tuple(rows), running=None if clock.paused else clock.running, paused=clock.paused
     )
+
+
+def _move_left(clock: Clock, player: int, t: int) -> int | None:
+    """What is left of the running player's per-move limit at `t`, or None when no limit
+    runs for `player` (the players watch it count down: MnemoGame's 30 s a guess)."""
+    if clock.running != player or clock.limit_done:
+        return None
+    limit = clock.controls[player].move_limit_ns
+    if limit is None:
+        return None
+    return max(0, limit - _elapsed(clock, t))
 
 
 def _delay_left(clock: Clock, player: int, t: int) -> int:

@@ -86,6 +86,11 @@ class Expectation:
     cards: tuple[int, ...] = ()
     """The cards the rules expect to be shown now (a card presented, a card to check), so a
     card reader's scan can be checked against them; empty when no card is expected."""
+    move: int = 0
+    """Which of the timed side's decisions this is, for games that time each decision
+    rather than each turn (MnemoGame's 30 s a guess): when it changes while the same side's
+    time runs, a new move begins and a per-move limit starts again. Games that time turns
+    leave it 0."""
 
     def to_dict(self) -> JSON:
         return {

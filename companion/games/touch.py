@@ -77,6 +77,11 @@ class TouchRules(Protocol):
         """A setup for a game between `names` (2 or more), dealt from `seed`."""
         ...
 
+    def game_clock(self, setup: JSON) -> JSON | None:
+        """The game clock `setup` asks for (Referee.start's `game_clock`: a time control
+        per side and their order), or None for a game without one."""
+        ...
+
     @property
     def players(self) -> tuple[int, int]:
         """The fewest and most players the game takes."""

@@ -43,6 +43,9 @@ class GameClock:
         self._last_ns = last_ns
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
+        expectation = referee.expected()
+        self._move = expectation.move if expectation is not None else None
+        """The decision the clock last followed (Expectation.move)."""
         self._unsubscribe = referee.subscribe(self._after_action)
 
     @classmethod
@@ -99,10 +102,13 @@ class GameClock:
 
     def follow(self, t_ns: int | None = None) -> Events:
         """Runs the clock of the side the rules wait on, or pauses it when they wait on
-        nobody's time (a setup step, a card being checked, the end of the game)."""
+        nobody's time (a setup step, a card being checked, the end of the game). A new
+        decision of the same side (Expectation.move) is a new move: its limit starts again."""
         t = max(self._last_ns, t_ns if t_ns is not None else self.now_ns())
         expectation = self.referee.expected()
         timed = expectation.timed if expectation is not None else None
+        move = expectation.move if expectation is not None else None
+        new_move, self._move = move != self._move, move
         clock = self._clock
         events: tuple[Any, ...] = ()
         if timed is None:
@@ -113,7 +119,7 @@ class GameClock:
             return self._record({"type": "start", "player": timed, "t_ns": t})
         if clock.paused:
             events += self._record({"type": "resume", "t_ns": t})
-        if self._clock.running != timed:
+        if self._clock.running != timed or new_move:
             events += self._record({"type": "switch", "player": timed, "t_ns": t})
         return events
 

@@ -63,6 +63,8 @@ class TouchView:
     prompt: str
     actor: str
     """Whose decision it is: a side's name, or '' once the game is over."""
+    names: tuple[str, ...]
+    """Each side's name, in seating order."""
     buttons: tuple[str, ...]
     """What the taps so far may go on with, then the screen's own (hint, take back)."""
     side_lines: tuple[str, ...]
@@ -314,6 +316,7 @@ class TouchPlay:
             drawing=self.rules.drawing(board_view, chosen, offered),
             prompt=expectation.prompt if expectation is not None else "The game is over.",
             actor=actor,
+            names=names,
             buttons=buttons,
             side_lines=self.rules.side_lines(board_view),
             message=self._message,

@@ -155,7 +155,9 @@ class TouchSeat:
             if choices.house_rules:
                 setup = {**setup, "house_rules": dict(choices.house_rules)}
             setup = apply_options(setup, choices.options)
-            return Referee.start(store, plugin.name, setup, {}, title=title)
+            return Referee.start(
+                store, plugin.name, setup, {}, title=title, game_clock=rules.game_clock(setup)
+            )
         except BadSetup as err:
             raise ValueError(f"cannot set up this game: {err}") from None
 

@@ -156,9 +156,11 @@ class Controller:
             release_camera=self.close_camera_setup,
             reading=self.reading,
         )
-        self.play = seat.take_up(referee, at, choices)
+        # The clock first: it follows each action before the play draws it, so a view
+        # drawn after an action shows the clock as that action left it.
         parts = parts_of(referee, self.reading, self.call_soon)
         self.clock = parts.clock
+        self.play = seat.take_up(referee, at, choices)
         if self.on_game is not None:
             self._put_down = self.on_game(parts)
         return self.play

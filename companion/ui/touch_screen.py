@@ -22,6 +22,11 @@ RED = (0.72, 0.22, 0.2, 1)
 GREY = (0.33, 0.33, 0.36, 1)
 QUIET = frozenset({"Clear", "Hint", "Take back"})
 """The screen's own buttons, drawn apart from the game's."""
+MANY = 10
+SHORT = 9
+"""More buttons than MANY, none longer than SHORT characters, are laid out as keys."""
+FIVE_ROWS_OF_KEYS = 30
+"""Keys five to a row fill six rows; more go six to a row."""
 
 
 class TouchLiveScreen(PlayScreen):
@@ -34,6 +39,8 @@ class TouchLiveScreen(PlayScreen):
     message = StringProperty("")
     events = StringProperty("")
     sides = StringProperty("")
+    clocks = StringProperty("")
+    """Each side's time when a game clock runs, the running one in bold."""
     thinking = BooleanProperty(False)
 
     def __init__(self, **kwargs: Any) -> None:
@@ -56,20 +63,45 @@ class TouchLiveScreen(PlayScreen):
         self.message = view.message
         self.events = "\n".join(view.events)
         self.sides = "\n".join(view.side_lines)
+        self.show_clocks()
         self.thinking = view.thinking
         self.ids.board.show(view.drawing)
         grid = self.ids.buttons
         grid.clear_widgets()
+        # Many short choices (every letter, for a guess) are keys, five or six to a row, so
+        # that all of them fit on the screen.
+        keys = len(view.buttons) > MANY and all(len(b) <= SHORT for b in view.buttons)
+        grid.cols = (5 if len(view.buttons) <= FIVE_ROWS_OF_KEYS else 6) if keys else 2
         for label in view.buttons:
             colour = RED if label == REFUSE else GREY if label in QUIET else BLUE
-            grid.add_widget(self._button(label, colour))
+            grid.add_widget(self._button(label, colour, "40dp" if keys else "46dp"))
 
-    def _button(self, label: str, colour: tuple[float, ...]) -> Button:
+    def show_clocks(self) -> None:
+        """Each side's time, with what is left of a per-move limit (a guess's 30 s) or a
+        fallen flag beside it; nothing for a game without a clock."""
+        view = self.view
+        face = self.companion.controller.clock_face()
+        if view is None or not face.texts or (face.running is None and not face.paused):
+            # No clock, or one that has not started: the first timed decision starts it.
+            self.clocks = ""
+            return
+        lines = []
+        for side, name in enumerate(view.names):
+            if side >= len(face.texts):
+                break
+            detail = face.details[side] if side < len(face.details) else ""
+            line = f"{name} {face.texts[side]}" + (f" ({detail})" if detail else "")
+            lines.append(f"[b]{line}[/b]" if face.running == side else line)
+        if face.paused:
+            lines.append("paused")
+        self.clocks = " · ".join(lines)
+
+    def _button(self, label: str, colour: tuple[float, ...], height: str) -> Button:
         widget = Button(
             text=label,
             font_size="16sp",
             size_hint_y=None,
-            height="46dp",
+            height=height,
             halign="center",
             valign="middle",
             background_normal="",

@@ -4,6 +4,8 @@ without a phone), then played by taps."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from companion.games import find_plugin
 from companion.games.mnemo import actions as A
 from companion.games.mnemo.words import WordFacts
@@ -81,3 +83,48 @@ def test_no_button_of_the_game_is_one_of_the_screens_own() -> None:
         for answer in answers:
             ((press,),) = TOUCH.paths(state, A.Answer(0, answer))
             assert getattr(press, "label", "") not in own, answer
+
+
+def test_a_guess_clock_counts_down_each_guess_and_every_letter_can_be_tapped(
+    screen: Screen,
+) -> None:
+    screen.tap_text("New game")
+    screen.tap_text("MnemoGame")
+    screen.tap_text("2")
+    screen.tap_text("Dealt by the companion")
+    screen.tap_text("30 seconds")
+    screen.tap_text("Start the game")
+    play = touch_of(screen.app.controller)
+    assert play is not None
+    referee = play.referee
+    assert referee.store.header(referee.game_id).clock == {
+        "controls": ["-!30", "-!30"],
+        "order": [0, 1],
+    }
+    live = screen.screen("touch_live")
+    assert live.clocks == ""  # the roll is nobody's time: the clock has not started
+    turn = referee.state.turn
+    referee.submit(A.Roll(turn, face=_guessing_face(referee.engine, referee.state)))
+    screen.frames(3)
+    assert f"[b]{live.view.names[turn]} " in live.clocks and "(move " in live.clocks
+    chip = f"c{1 - turn}-0"
+    live.ids.board.on_spot(chip)
+    screen.frames(3)
+    letters = [chr(c) for c in range(ord("A"), ord("Z") + 1)]
+    assert all(live.button(letter) is not None for letter in letters)
+    assert live.ids.buttons.cols == 5
+    # Z, the last key, lies on the screen, not below its edge.
+    z = live.button("Z")
+    assert z is not None
+    _, y = z.to_window(*z.center)
+    assert 0 < y < screen.app.root.height
+    screen.shot("mnemo-guess-clock")
+
+
+def _guessing_face(engine: Any, state: Any) -> int:
+    """A face of the die whose codex entry lets the dicer guess until wrong."""
+    for face in range(12):
+        after, _ = engine.apply(state, A.Roll(state.turn, face=face))
+        if after.phase == "guess" and after.mode == "free":
+            return face
+    raise AssertionError("no face of the die lets the dicer guess")

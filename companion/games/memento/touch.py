@@ -146,5 +146,8 @@ class MementoTouch:
     def setup_for(self, names: Sequence[str], seed: int) -> JSON:
         return {"sides": [{"name": name} for name in names], "seed": seed}
 
+    def game_clock(self, setup: JSON) -> JSON | None:
+        return None  # memento ludis is played without a clock
+
 
 TOUCH = MementoTouch()

@@ -1024,7 +1024,8 @@ def expected(state: State) -> Expectation | None:
     if state.phase == "lay":
         prompt = laying_prompt(state)
     timed = who if state.phase in ("guess", "pair") and state.setup.guess_seconds else None
-    return Expectation(who, kinds, (), prompt, timed=timed)
+    # Each guess is timed on its own (MN-T4): every action taken moves on to the next one.
+    return Expectation(who, kinds, (), prompt, timed=timed, move=state.actions)
 
 
 def laying_prompt(state: State) -> str:

@@ -86,7 +86,7 @@ class MnemoTouch:
     players = (2, 4)
     strengths = (1, 3, 5)
     # Dealt by the companion, or laid by the players on their phones.
-    option_rows: tuple[tuple[str, str], ...] = (("Words", "words"),)
+    option_rows: tuple[tuple[str, str], ...] = (("Words", "words"), ("Guess time", "guess_seconds"))
 
     def legal_actions(self, state: Any) -> Sequence[Action]:
         return legal_actions(state)
@@ -162,7 +162,7 @@ class MnemoTouch:
             caption += f": rolled {view['face']}, {view['codex']}"
         if view["question"]:
             caption += f" - {view['letter']}: {view['question']}"
-        texts.append(Text((1.5, height - 2.0), caption, 2.6))
+        texts.append(Text((WIDTH / 2, height - 2.0), caption, 2.6))  # centred on its point
         legend = tuple(
             Legend(player_colour(i), line.split(": ", 1)[-1])
             for i, line in enumerate(self.side_lines(view))
@@ -193,6 +193,15 @@ class MnemoTouch:
 
     def setup_for(self, names: Sequence[str], seed: int) -> JSON:
         return deal(names, seed)
+
+    def game_clock(self, setup: JSON) -> JSON | None:
+        """With a guess time (MN-T4), every player's clock limits each guess to it and
+        keeps no other time: a guess that takes longer forfeits the turn's guessing."""
+        seconds = setup.get("guess_seconds") or 0
+        if not seconds:
+            return None
+        sides = len(setup["sides"])
+        return {"controls": [f"-!{seconds}"] * sides, "order": list(range(sides))}
 
 
 def choose(state: State, strength: int, rng: random.Random) -> tuple[Action, str]:
