@@ -178,11 +178,11 @@ class Hub(Closing):
         topics = HubTopics(self.prefix, event.hub)
         now = utc_now()
         for kind, name, payload in all_payloads(event, now):
-            message = topics.message(kind, name, payload)
+            topic = topics.topic(kind, name)
             content = encode({**payload, "updated": None})
-            if self._published.get(message.topic) != content:
-                self._published[message.topic] = content
-                self.publisher.publish(message)
+            if self._published.get(topic) != content:
+                self._published[topic] = content
+                self.publisher.publish(topics.message(kind, name, payload))
 
     def handle(self, topic: str, payload: bytes) -> bool:
         """Records the result in a message if it belongs to a pairing, and publishes what
