@@ -224,6 +224,13 @@ class HubTopics:
         check_board_id(board)
         return f"{self.base}/table/{board}"
 
+    def topic(self, kind: Literal["standings", "pairings", "assignment"], name: str) -> str:
+        """The topic of a `kind` message: `name` is the division (standings, pairings) or
+        the board (assignment)."""
+        if kind == "assignment":
+            return self.assignment(name)
+        return self.standings(name) if kind == "standings" else self.pairings(name)
+
     def message(
         self,
         kind: Literal["standings", "pairings", "assignment"],
@@ -232,8 +239,7 @@ class HubTopics:
     ) -> Message:
         """The retained message for `payload`: `name` is the division (standings, pairings)
         or the board (assignment)."""
-        topic = self.assignment(name) if kind == "assignment" else getattr(self, kind)(name)
-        return Message(kind, topic, encode(payload), QOS[kind], RETAIN[kind])
+        return Message(kind, self.topic(kind, name), encode(payload), QOS[kind], RETAIN[kind])
 
 
 def check_topic_level(value: str, what: str) -> None:

@@ -1,7 +1,9 @@
 """An event's own SQLite file: its divisions, players, rounds, pairings and results.
 
 Durable and resumable like the games store (companion/store.py): WAL, synchronous=FULL,
-every change one explicit transaction committed before the call returns, the schema checked
+every change one explicit transaction committed before the call returns (or, in a
+`batch()`, before the batch's block ends: the hub records a batch of results with one
+write to disk), the schema checked
 on open, and a file that is not an event (another SQLite database, a damaged file) refused
 in one line. Rounds, pairings and results are append-only, enforced by triggers; a
 division's settings may change only until its first round is paired.
@@ -11,6 +13,8 @@ division's settings may change only until its first round is paired.
         event = store.event()                       # everything, as companion.tournament.model
         store.add_round(planned)                    # a round's pairings, in one transaction
         store.add_result(pairing_id, outcome, ...)  # refused if the pairing has one already
+        with store.batch("cannot record the results"):  # one transaction for many changes
+            store.add_result(...)                   # a refusal undoes this change only
 """
 
 from __future__ import annotations
@@ -121,6 +125,7 @@ class EventStore:
     def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
         self._conn: sqlite3.Connection | None = conn
         self.path = path
+        self._batch = False
 
     # -- opening ---------------------------------------------------------------------------
 
@@ -296,9 +301,12 @@ class EventStore:
         source: Source,
         record_hash: str | None = None,
         game_id: int | None = None,
-    ) -> None:
-        """Records a pairing's result; refused if it has one, if it is a bye, or if the
-        record hash is already another game's."""
+    ) -> Result:
+        """Records a pairing's result, and returns it as `event()` would read it; refused if
+        the pairing has one, if it is a bye, or if the record hash is already another
+        game's."""
+        scores = None if outcome.scores is None else tuple(float(s) for s in outcome.scores)
+        recorded = utc_now()
         with self._transaction(f"cannot record the result of pairing {pairing_id}") as conn:
             row = conn.execute(
                 "SELECT board, (SELECT COUNT(*) FROM seats WHERE pairing_id = p.id) "
@@ -321,7 +329,7 @@ class EventStore:
                 and conn.execute("SELECT 1 FROM results WHERE hash = ?", (record_hash,)).fetchone()
             ):
                 raise EventStoreError("that game's result is already recorded")
-            conn.execute(
+            cursor = conn.execute(
                 "INSERT INTO results (pairing_id, scores, winners, hash, game_id, source, "
                 "recorded) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (
@@ -331,9 +339,44 @@ class EventStore:
                     record_hash,
                     game_id,
                     source,
-                    utc_now(),
+                    recorded,
                 ),
             )
+            order = int(cast(int, cursor.lastrowid))
+        return Result(
+            Outcome(scores, tuple(outcome.winners)), record_hash, game_id, source, recorded, order
+        )
+
+    @contextmanager
+    def batch(self, what: str) -> Iterator[None]:
+        """Every change made in the block, in one transaction committed when the block
+        ends (one write to disk for all of them): nothing of it is in the file before, and
+        all of it after. Each change is still checked on its own, and one refused undoes
+        only itself. An exception leaving the block undoes them all; a commit that fails
+        raises EventStoreError(`what`: why). Reads in the block see the file as it is,
+        locked against other commands' writes until the block ends. A batch inside a batch
+        is part of it."""
+        if self._batch:
+            yield
+            return
+        conn = self._connection()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as err:
+            raise EventStoreError(f"{what}: {err}", where=str(self.path)) from err
+        self._batch = True
+        try:
+            yield
+            conn.execute("COMMIT")
+        except BaseException as err:
+            if conn.in_transaction:
+                with suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+            if isinstance(err, sqlite3.Error):
+                raise EventStoreError(f"{what}: {err}", where=str(self.path)) from err
+            raise
+        finally:
+            self._batch = False
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -406,17 +449,26 @@ class EventStore:
 
     @contextmanager
     def _transaction(self, what: str) -> Iterator[sqlite3.Connection]:
+        """One change: its own transaction, or in a batch a savepoint of the batch's."""
         conn = self._connection()
-        try:
+        if self._batch:
+            if not conn.in_transaction:  # SQLite undid the batch on an error (a full disk)
+                raise EventStoreError(f"{what}: the batch was undone", where=str(self.path))
+            begin, commit, undo = "SAVEPOINT change", "RELEASE change", "ROLLBACK TO change"
+        else:
             # IMMEDIATE: the write lock before the checks, so that two commands (the hub
             # and a `result` typed at the desk) cannot both pass them and both write.
-            conn.execute("BEGIN IMMEDIATE")
+            begin, commit, undo = "BEGIN IMMEDIATE", "COMMIT", "ROLLBACK"
+        try:
+            conn.execute(begin)
             yield conn
-            conn.execute("COMMIT")
+            conn.execute(commit)
         except BaseException as err:
             if conn.in_transaction:
                 with suppress(sqlite3.Error):
-                    conn.execute("ROLLBACK")
+                    conn.execute(undo)
+                    if self._batch:
+                        conn.execute(commit)  # the savepoint undone, the batch goes on
             if isinstance(err, EventStoreError) and err.where is None:
                 raise EventStoreError(err.message, where=str(self.path)) from None
             if isinstance(err, sqlite3.Error):

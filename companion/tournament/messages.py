@@ -9,7 +9,7 @@ Schemas: companion/publish/schemas/{standings,pairings,assignment}.schema.json.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from companion.games import find_plugin, plugin_names
 from companion.publish.wire import SCHEMA_VERSION, HubTopics, Message
@@ -113,7 +113,11 @@ def boards_used(event: Event) -> list[str]:
 def assignment_payload(event: Event, board: str, now: str) -> dict[str, Any]:
     """The board's game in the current rounds: the one waiting for its result, else the
     last one it was given; or nothing, said in words."""
-    here = [p for p in event.current_pairings() if p.board == board]
+    return _assignment(event, board, [p for p in event.current_pairings() if p.board == board], now)
+
+
+def _assignment(event: Event, board: str, here: list[Pairing], now: str) -> dict[str, Any]:
+    """`assignment_payload`, given the board's pairings in the current rounds."""
     pairing = next((p for p in here if p.is_open), here[-1] if here else None)
     if pairing is None:
         return {
@@ -140,17 +144,30 @@ def assignment_payload(event: Event, board: str, now: str) -> dict[str, Any]:
     }
 
 
+HubKind = Literal["standings", "pairings", "assignment"]
+
+
+def all_payloads(event: Event, now: str) -> list[tuple[HubKind, str, dict[str, Any]]]:
+    """Everything the hub publishes for `event`, as it stands: each payload with its kind
+    and the division or board it is for, standings and pairings of each division first,
+    then each board's assignment."""
+    payloads: list[tuple[HubKind, str, dict[str, Any]]] = []
+    for division in event.divisions:
+        payloads.append(("standings", division.name, standings_payload(event, division.name, now)))
+        payloads.append(("pairings", division.name, pairings_payload(event, division.name, now)))
+    # The current rounds once, by board: not once for every board.
+    current: dict[str, list[Pairing]] = {}
+    for pairing in event.current_pairings():
+        if pairing.board is not None:
+            current.setdefault(pairing.board, []).append(pairing)
+    for board in boards_used(event):
+        payloads.append(
+            ("assignment", board, _assignment(event, board, current.get(board, []), now))
+        )
+    return payloads
+
+
 def all_messages(event: Event, prefix: str, now: str) -> list[Message]:
     """Everything the hub publishes for `event`, as it stands."""
     topics = HubTopics(prefix, event.hub)
-    messages: list[Message] = []
-    for division in event.divisions:
-        messages.append(
-            topics.message("standings", division.name, standings_payload(event, division.name, now))
-        )
-        messages.append(
-            topics.message("pairings", division.name, pairings_payload(event, division.name, now))
-        )
-    for board in boards_used(event):
-        messages.append(topics.message("assignment", board, assignment_payload(event, board, now)))
-    return messages
+    return [topics.message(kind, name, payload) for kind, name, payload in all_payloads(event, now)]

@@ -7,7 +7,7 @@ shell (companion/tournament/event_store.py) reads and writes the file.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final, Literal, get_args
 
 from companion.errors import UserError
@@ -132,6 +132,14 @@ class Event:
         return [
             p for d in self.divisions for p in self.pairings_of(d.name, self.current_round(d.name))
         ]
+
+    def with_result(self, pairing_id: int, result: Result) -> Event:
+        """The event once pairing `pairing_id` has `result` (as the file has it once the
+        result is recorded)."""
+        pairings = tuple(
+            replace(p, result=result) if p.id == pairing_id else p for p in self.pairings
+        )
+        return replace(self, pairings=pairings)
 
     def results(self, division: str) -> list[Pairing]:
         """A division's games with a result, in the order the results arrived."""

@@ -181,3 +181,42 @@ def test_history_cannot_be_rewritten(tmp_path: Path) -> None:
     conn.close()
     with pytest.raises(EventStoreError, match="already exists"):
         EventStore.create(path, name="Again")
+
+
+def test_a_batch_is_one_transaction_whose_refused_changes_undo_only_themselves(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "event.sqlite3"
+    with EventStore.create(path, name="Spring open") as store:
+        for name in ("Ann", "Bo", "Cy", "Di", "Ed", "Flo"):
+            store.add_player(name, "Open")
+        store.set_division("Open", game="memwars")
+        first, second, third = store.add_round(next_round(store.event(), "Open"))
+    with EventStore.open(path) as store, EventStore.open(path) as desk:
+
+        def recorded() -> list[int]:
+            return [p.id for p in desk.event().pairings if p.result is not None]
+
+        with store.batch("cannot record"):
+            kept = store.add_result(first, Outcome((3, 1), (0,)), source="table", record_hash="a")
+            with pytest.raises(EventStoreError, match="already has a result"):
+                store.add_result(first, Outcome((1.0, 3.0), (1,)), source="hand")
+            with pytest.raises(EventStoreError, match="already recorded"):
+                store.add_result(second, Outcome((1.0, 3.0), (1,)), source="table", record_hash="a")
+            store.add_result(second, Outcome((2.0, 2.0), ()), source="hand")
+            assert recorded() == []  # nothing in the file before the block ends
+            # Reads in the block see its changes.
+            assert [p.id for p in store.event().pairings if p.result] == [first, second]
+        assert recorded() == [first, second]
+        # The result returned is the result read from the file.
+        assert desk.event().pairings[0].result == kept
+        assert kept.outcome == Outcome((3.0, 1.0), (0,))
+
+        # An exception leaving the block undoes every change in it.
+        with pytest.raises(KeyError), store.batch("cannot record"):
+            store.add_result(third, Outcome((3.0, 1.0), (0,)), source="hand")
+            raise KeyError("stop")
+        assert recorded() == [first, second]
+        # The store goes on as before.
+        store.add_result(third, Outcome((3.0, 1.0), (0,)), source="hand")
+        assert recorded() == [first, second, third]
