@@ -3,6 +3,7 @@ rules, guesses refused, and the word list (when the Debian lists are installed).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -324,3 +325,108 @@ def test_a_missing_word_list_is_a_lookup_error(tmp_path: Path) -> None:
 
     with pytest.raises(LookupError, match="wamerican"):
         read_lexicon(tmp_path / "none", tmp_path)
+
+
+# ------------------------------------------------------------ Letter Codex, checked
+PICK = {"mn.letterCodex.select": "PICK"}
+MYSTERY_WORD, ID = 10, 11
+
+
+def test_what_the_chips_settle_has_one_answer_and_a_false_one_is_refused() -> None:
+    from companion.games.mnemo.legal import legal_actions
+
+    # Bo's "cab" lies from his right: its first letter is the last chip of his row.
+    state = game(
+        side("Ada", "pot"),
+        side("Bo", "cab", spell_from="right", aha_before=1),
+        **{"house_rules": PICK},
+    )
+    state = run(state, A.Roll(0, MYSTERY_WORD))
+    state, _ = ENGINE.apply(state, A.NameOpponent(0, 1))
+    state, _ = ENGINE.apply(state, A.ChooseLetter(0, "H"))
+    assert legal_actions(state) == [A.Answer(1, "neither")]
+    with pytest.raises(IllegalAction, match="MN-C4: that is not what Bo's chips say"):
+        ENGINE.apply(state, A.Answer(1, "first"))
+    # Once C (the word's first letter) is face up, "first" is the truth.
+    row = state.chips[1]
+    first = max(j for j, chip in enumerate(row) if chip.is_letter)
+    assert row[first].shows == "C"
+    shown = replace(state, up=(state.up[0], tuple(j == first for j in range(len(row)))))
+    assert legal_actions(shown) == [A.Answer(1, "first")]
+    ENGINE.apply(shown, A.Answer(1, "first"))
+
+
+def test_a_laid_bare_letter_still_face_down_is_answered_from_the_chips() -> None:
+    from companion.games.mnemo.legal import legal_actions
+
+    state = game(side("Ada", "level"), side("Bo", "cab"), **{"house_rules": PICK})
+    state = run(state, A.Roll(0, ID))
+    state, _ = ENGINE.apply(state, A.ChooseLetter(0, "I"))
+    assert legal_actions(state) == [A.Answer(0, "no")]  # nothing of "level" is face up yet
+    one_l = replace(state, up=((True, False, False, False, False), state.up[1]))
+    assert legal_actions(one_l) == [A.Answer(0, "yes")]  # the other L is still down
+    with pytest.raises(IllegalAction, match="MN-C4"):
+        ENGINE.apply(one_l, A.Answer(0, "no"))
+
+
+def test_what_only_the_owner_knows_is_theirs_to_answer() -> None:
+    from companion.games.mnemo.legal import legal_actions
+    from companion.games.mnemo.letters import LETTER_CODEX
+
+    state = game(side("Ada", "pot"), side("Bo", "cab"), **{"house_rules": PICK})
+    state = run(state, A.Roll(0, ID))
+    state, _ = ENGINE.apply(state, A.ChooseLetter(0, "A"))
+    answers = [a.answer for a in legal_actions(state) if isinstance(a, A.Answer)]
+    assert answers == list(LETTER_CODEX["A"][1])
+
+
+# ------------------------------------------------------------ a description of the word
+FREE = 6  # the die face that lets the dicer guess until wrong
+
+
+def guessing() -> State:
+    """Ada guessing at Bo's "cab" after one right letter."""
+    state = run(game(side("Ada", "pot"), side("Bo", "cab")), A.Roll(0, FREE))
+    assert state.phase == "guess" and state.mode == "free"
+    return run(state, A.Guess(0, 1, 0, "C"))
+
+
+def test_a_description_the_owner_accepts_is_a_right_guess_of_the_word() -> None:
+    state, events = ENGINE.apply(guessing(), A.DescribeWord(0, 1))
+    assert state.phase == "describe" and ENGINE.expected(state).actor == 1
+    with pytest.raises(IllegalAction, match="MN-A16"):
+        ENGINE.apply(state, A.Guess(0, 1, 1, "A"))  # the description is being judged
+    with pytest.raises(IllegalAction, match="MN-T5"):
+        ENGINE.apply(state, A.JudgeDescription(0, True))  # the owner judges, not the guesser
+    before = state.scores[0]
+    state, events = ENGINE.apply(state, A.JudgeDescription(1, True))
+    assert E.DescriptionJudged(1, 0, True) in events
+    assert state.scores[0] == before + 30  # MN-SC4
+    assert state.exposed[1]  # mn.wordGuess.exposes = true: every letter chip face up
+    assert state.ending  # one word is left: the round is finished (MN-E1)
+
+
+def test_a_description_the_owner_rejects_ends_the_turn() -> None:
+    state = run(guessing(), A.DescribeWord(0, 1))
+    state, events = ENGINE.apply(state, A.JudgeDescription(1, False))
+    assert E.DescriptionJudged(1, 0, False) in events
+    assert state.turn == 1 and state.phase == "roll" and not state.exposed[1]
+
+
+def test_a_description_is_of_an_opponents_word_and_never_the_first_guess() -> None:
+    with pytest.raises(IllegalAction, match="MN-A16"):
+        ENGINE.apply(guessing(), A.DescribeWord(0, 0))
+    first = run(game(side("Ada", "pot"), side("Bo", "cab")), A.Roll(0, FREE))
+    with pytest.raises(IllegalAction, match="MN-T4"):
+        ENGINE.apply(first, A.DescribeWord(0, 1))
+
+
+def test_the_guessers_phone_offers_a_word_guess_and_nobody_elses_does() -> None:
+    from companion.games.mnemo.phone import private_inputs
+
+    state = guessing()
+    (offer,) = private_inputs(state, 0)
+    assert offer.action == "guess_word"
+    assert [choice for _, choice in offer.fields[0].choices] == [1]
+    assert private_inputs(state, 1) == ()
+    assert private_inputs(run(game(side("Ada", "pot"), side("Bo", "cab"))), 0) == ()

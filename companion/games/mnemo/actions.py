@@ -128,6 +128,26 @@ class GuessWord(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class DescribeWord(Action):
+    """A description of an opponent's whole word, said aloud; the word's owner judges
+    whether it identifies the word (MN-A16 a)."""
+
+    kind: ClassVar[str] = "describe_word"
+    side: int
+    owner: int
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeDescription(Action):
+    """The owner's judgement of a description of their word (MN-A16 a): right counts as a
+    right guess of the word, wrong as a wrong guess."""
+
+    kind: ClassVar[str] = "judge_description"
+    side: int
+    correct: bool
+
+
+@dataclass(frozen=True, slots=True)
 class TimeExpired(Action):
     """The guesser let the agreed guess time run out: the turn's guessing is forfeit (MN-T4)."""
 
@@ -159,6 +179,8 @@ ACTIONS: Codec[Action] = Codec(
         JudgeIcecq,
         Guess,
         GuessWord,
+        DescribeWord,
+        JudgeDescription,
         TimeExpired,
         Infraction,
     ],

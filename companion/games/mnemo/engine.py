@@ -46,6 +46,7 @@ from companion.games.mnemo.judge import (
     points_for,
     right,
     same_word,
+    settled_answer,
     unexposed_points,
 )
 from companion.games.mnemo.letters import (
@@ -80,8 +81,9 @@ PHASE_ACTIONS: dict[str, tuple[str, ...]] = {
     "choose": ("expose", "decline"),
     "answer": ("answer",),
     "icecq": ("judge_icecq",),
-    "guess": ("guess", "guess_word"),
+    "guess": ("guess", "guess_word", "describe_word"),
     "pair": ("guess",),
+    "describe": ("judge_description",),
 }
 
 
@@ -245,6 +247,8 @@ def actor(state: State) -> int:
         return state.named
     if state.phase == "answer" and state.purpose == "ask" and state.named is not None:
         return state.named
+    if state.phase == "describe" and state.named is not None:
+        return state.named
     return state.turn
 
 
@@ -326,6 +330,7 @@ _PHASE_RULE = {
     "icecq": "MN-T3",
     "guess": "MN-T4",
     "pair": "MN-NC2",
+    "describe": "MN-A16",
 }
 
 
@@ -440,6 +445,20 @@ def _check_answer(state: State, action: A.Answer) -> None:
         raise IllegalAction(
             "MN-C4", f"Letter Codex {state.letter} is answered {', '.join(answers)}"
         )
+    # What the chips on the table settle, the companion checks: the answer is public once
+    # given, so refusing a wrong one tells nobody more than the right one will.
+    truth = codex_answer(state, action.side)
+    if truth is not None and action.answer != truth:
+        raise IllegalAction(
+            "MN-C4",
+            f"that is not what {_name(state, action.side)}'s chips say: look at the word again",
+        )
+
+
+def codex_answer(state: State, side: int) -> str | None:
+    """The answer to this turn's Letter Codex question about `side`'s word that the chips
+    settle (H and I), or None where only the word's owner can say."""
+    return settled_answer(state.letter, state.word(side), state.up[side])
 
 
 def _check_icecq(state: State, action: A.JudgeIcecq) -> None:
@@ -483,6 +502,21 @@ def _check_word(state: State, action: A.GuessWord) -> None:
         raise IllegalAction("MN-T4", "say the word")
 
 
+def _check_describe(state: State, action: A.DescribeWord) -> None:
+    side, owner = action.side, action.owner
+    _check_owner(state, owner)
+    if owner == side:
+        raise IllegalAction("MN-A16", "describe an opponent's word, not your own")
+    if state.guesses == 0:
+        raise IllegalAction("MN-T4", "the first guess of a turn is of a letter")
+    if state.exposed[owner] or state.word_guessed[owner]:
+        raise IllegalAction("MN-E3", f"{_name(state, owner)}'s word is known already")
+
+
+def _check_judge_description(state: State, action: A.JudgeDescription) -> None:
+    return
+
+
 def _check_time(state: State, action: A.TimeExpired) -> None:
     return
 
@@ -504,6 +538,8 @@ _CHECKS: dict[type, Callable[[State, Any], None]] = {
     A.JudgeIcecq: _check_icecq,
     A.Guess: _check_guess,
     A.GuessWord: _check_word,
+    A.DescribeWord: _check_describe,
+    A.JudgeDescription: _check_judge_description,
     A.TimeExpired: _check_time,
     A.Infraction: _check_infraction,
 }
@@ -938,6 +974,28 @@ def _guess_word(state: State, action: A.GuessWord, events: Events) -> State:
     state = replace(state, guesses=state.guesses + 1)
     if not correct:
         return end_turn(state, events)
+    return _word_known(state, side, owner, events)
+
+
+def _describe_word(state: State, action: A.DescribeWord, events: Events) -> State:
+    events.append(E.WordDescribed(action.side, action.owner))
+    return replace(state, phase="describe", named=action.owner)
+
+
+def _judge_description(state: State, action: A.JudgeDescription, events: Events) -> State:
+    """MN-A16 a: a description the owner agrees identifies the word is a right guess of the
+    word; one they do not is a wrong guess, and ends the turn."""
+    guesser, owner = state.turn, action.side
+    events.append(E.DescriptionJudged(owner, guesser, action.correct))
+    state = replace(state, phase="guess", named=None, guesses=state.guesses + 1)
+    if not action.correct:
+        return end_turn(state, events)
+    return _word_known(state, guesser, owner, events)
+
+
+def _word_known(state: State, side: int, owner: int, events: Events) -> State:
+    """`side` named `owner`'s word (MN-SC4): 30 points, and the word is exposed
+    (mn.wordGuess.exposes) or, under the house rule, only known."""
     value = (
         5
         if (state.exposed[side] and state.setup.rules.exposed_guess_value == "ALL_FIVE")
@@ -981,6 +1039,8 @@ _EFFECTS: dict[type, Callable[[State, Any, Events], State]] = {
     A.JudgeIcecq: _judge_icecq,
     A.Guess: _guess,
     A.GuessWord: _guess_word,
+    A.DescribeWord: _describe_word,
+    A.JudgeDescription: _judge_description,
     A.TimeExpired: _time_expired,
     A.Infraction: _infraction,
 }
@@ -998,6 +1058,8 @@ _WORDS = {
     "judge_icecq": "the ICECQ answer to be judged",
     "guess": "a guess",
     "guess_word": "a guess of the word",
+    "describe_word": "a description of the word",
+    "judge_description": "the description to be judged",
     "time_expired": "the guess time running out",
     "infraction": "an infraction",
 }
@@ -1012,6 +1074,7 @@ _PROMPTS = {
     "icecq": "the table judges the ICECQ answer",
     "guess": "guess a chip of an opponent's word",
     "pair": "guess two letters at once",
+    "describe": "say whether the description names your word",
 }
 
 

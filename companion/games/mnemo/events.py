@@ -175,6 +175,24 @@ class WordGuessed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class WordDescribed(Event):
+    """`side` described `owner`'s word aloud: the owner judges it."""
+
+    kind: ClassVar[str] = "word_described"
+    side: int
+    owner: int
+
+
+@dataclass(frozen=True, slots=True)
+class DescriptionJudged(Event):
+    kind: ClassVar[str] = "description_judged"
+    side: int
+    """The word's owner, who judged."""
+    guesser: int
+    right: bool
+
+
+@dataclass(frozen=True, slots=True)
 class WordExposed(Event):
     """Every letter chip of `owner`'s word is face up: the word and its facts are public."""
 
@@ -253,6 +271,8 @@ EVENTS: Codec[Event] = Codec(
         PairHalf,
         PairJudged,
         WordGuessed,
+        WordDescribed,
+        DescriptionJudged,
         WordExposed,
         WordRevealed,
         GuessTimeExpired,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.games.mnemo.letters import AHA, HYPHEN, JOAL, KIND_AHA, KIND_JOAL, NO_VALUE
-from companion.games.mnemo.setup import Chip
+from companion.games.mnemo.setup import Chip, SecretWord
 
 AHA_PENALTY = 20
 """MN-SC5: a wrong guess of AHA."""
@@ -60,3 +60,27 @@ def unexposed_points(chips: Sequence[Chip], up: Sequence[bool]) -> int:
 def same_word(guess: str, word: str) -> bool:
     """A word guess names the word laid (MN-SC4): case and spaces do not count."""
     return guess.strip().upper().replace(" ", "") == word
+
+
+def settled_answer(letter: str, word: SecretWord, up: Sequence[bool]) -> str | None:
+    """The only true answer to Letter Codex question `letter` about `word`, whose chips
+    are face up where `up` says, when the chips settle it: H (is the word's first or last
+    letter exposed?) and I (does a face-down chip bear a letter already laid bare in the
+    word?). None for the questions only the owner can answer (kingdom, field, stress...)."""
+    chips = word.chips
+    letters = [j for j, chip in enumerate(chips) if chip.is_letter]
+    if word.spell_from == "right":
+        letters.reverse()  # the row lies from its owner's left: the word starts at its right
+    if letter == "H":
+        first, last = up[letters[0]], up[letters[-1]]
+        return {
+            (True, True): "both",
+            (True, False): "first",
+            (False, True): "last",
+            (False, False): "neither",
+        }[(first, last)]
+    if letter == "I":
+        shown = {chips[j].shows for j in letters if up[j]}
+        hidden = {chips[j].shows for j in letters if not up[j]}
+        return "yes" if shown & hidden - {HYPHEN} else "no"
+    return None

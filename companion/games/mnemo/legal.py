@@ -11,7 +11,14 @@ from __future__ import annotations
 from companion.games.contract import Action
 from companion.games.mnemo import actions as A
 from companion.games.mnemo.deal import dealt_word
-from companion.games.mnemo.engine import accepted, actor, guess_tokens, own_chips_to_expose, targets
+from companion.games.mnemo.engine import (
+    accepted,
+    actor,
+    codex_answer,
+    guess_tokens,
+    own_chips_to_expose,
+    targets,
+)
 from companion.games.mnemo.letters import CODEX_LETTERS, LETTER_CODEX
 from companion.games.mnemo.state import State
 
@@ -68,9 +75,13 @@ def legal_actions(state: State) -> list[Action]:
     if "decline" in kinds:
         out.append(A.Decline(who))
     if "answer" in kinds:
-        out.extend(A.Answer(who, answer) for answer in LETTER_CODEX[state.letter][1])
+        settled = codex_answer(state, who)
+        answers = LETTER_CODEX[state.letter][1] if settled is None else (settled,)
+        out.extend(A.Answer(who, answer) for answer in answers)
     if "judge_icecq" in kinds:
         out.extend((A.JudgeIcecq(who, True), A.JudgeIcecq(who, False)))
+    if "judge_description" in kinds:
+        out.extend((A.JudgeDescription(who, True), A.JudgeDescription(who, False)))
     if "guess" in kinds:
         for owner in targets(state, who):
             tokens = guess_tokens(state, who, owner)
@@ -78,6 +89,12 @@ def legal_actions(state: State) -> list[Action]:
                 if state.pair is not None and (owner, chip) == state.pair[:2]:
                     continue
                 out.extend(A.Guess(who, owner, chip, token) for token in tokens)
+    if "describe_word" in kinds:
+        out.extend(
+            A.DescribeWord(who, owner)
+            for owner in targets(state, who)
+            if not state.word_guessed[owner]
+        )
     if "time_expired" in kinds:
         out.append(A.TimeExpired(who))
     return out

@@ -96,6 +96,11 @@ def narrate(event: Event, setup: Setup) -> str | None:
         case E.WordGuessed(side=side, owner=owner, word=word, right=right):
             verdict = "right" if right else "wrong"
             return f"{who(side)} guesses {whose(owner)} word is {word}: {verdict}."
+        case E.WordDescribed(side=side, owner=owner):
+            return f"{who(side)} describes {whose(owner)} word: {who(owner)} judges it."
+        case E.DescriptionJudged(side=side, guesser=guesser, right=right):
+            verdict = "names it" if right else "does not name it"
+            return f"{who(side)} says {whose(guesser)} description {verdict}."
         case E.WordExposed(owner=owner, word=word, misspelt=misspelt):
             spelt = " It is misspelt." if misspelt else ""
             return f"{whose(owner)} word is fully exposed: {word}.{spelt}"

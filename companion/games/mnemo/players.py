@@ -34,8 +34,9 @@ def random_action(state: State, rng: random.Random) -> Action:
         raise ValueError("the game is over: nobody has an action to take")
     kinds = sorted({a.kind for a in actions})
     who = actor(state)
-    if "guess_word" in accepted(state) and targets(state, who) and rng.random() < 0.05:
-        owner = rng.choice(targets(state, who))
+    unknown = [o for o in targets(state, who) if not state.word_guessed[o]]
+    if "guess_word" in accepted(state) and unknown and rng.random() < 0.05:
+        owner = rng.choice(unknown)
         return A.GuessWord(who, owner, public_word(state, owner, rng))
     kind = rng.choice(kinds)
     chosen = [a for a in actions if a.kind == kind]

@@ -12,7 +12,7 @@ from companion.games.drawing import Drawing
 from companion.games.house_rules import HouseRule
 from companion.games.options import GameOption
 from companion.games.plugin import GamePlugin, Narrator
-from companion.games.private_inputs import InputField, PrivateInput
+from companion.games.private_inputs import PrivateInput
 from companion.games.touch import TouchRules
 from companion.games.verdicts import Verdict
 
@@ -73,37 +73,9 @@ class MnemoPlugin:
         return ()  # played without cards: nothing to study
 
     def private_inputs(self, state: Any, side: int) -> Sequence[PrivateInput]:
-        # A word the setup left out is typed on its player's own phone (MN-S2): any player
-        # still without one may lay it, in whatever order they are ready.
-        if state.outcome is not None or state.phase != "lay" or state.words[side] is not None:
-            return ()
-        from companion.games.mnemo.letters import MAX_AHAS
+        from companion.games.mnemo.phone import private_inputs
 
-        division = state.setup.division_rules
-        most = division.ahas if division is not None else MAX_AHAS
-        decoys = tuple((str(n), n) for n in range(most + 1))
-        letters = division.most if division is not None and division.most else 12
-        joal: tuple[tuple[str, Any], ...] = (
-            ("None", []),
-            *((f"Letter {i + 1}", [i]) for i in range(letters)),
-        )
-        return (
-            PrivateInput(
-                "lay_word",
-                "Lay it face down",
-                (
-                    InputField("word", "Your secret word"),
-                    InputField("aha_before", "AHA decoys before it", decoys),
-                    InputField("aha_after", "AHA decoys after it", decoys),
-                    InputField(
-                        "spell_from",
-                        "Spelt from",
-                        (("Your left", "left"), ("Your right", "right")),
-                    ),
-                    InputField("joal", "A JOAL chip for (a letter the box has run out of)", joal),
-                ),
-            ),
-        )
+        return private_inputs(state, side)
 
     def example_setups(self) -> Sequence[JSON]:
         return (

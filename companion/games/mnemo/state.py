@@ -24,6 +24,7 @@ PHASES = (
     "icecq",
     "guess",
     "pair",
+    "describe",
     "over",
 )
 """lay: the players lay the words the setup left out (lay_word); roll: the D12 (or a number
@@ -31,7 +32,8 @@ card); name: the dicer names an opponent (STRIPPER, TAIL-ENDERS, MYSTERY WORD); 
 chip is turned face up by a codex entry's order (STRIPPER, HOOPLA, EXPO); choose: expose
 one's own chip for points or decline (MAGIC SEVEN, LUCKY NINE); letter: the Letter Codex
 letter is rolled or picked (10, 11); answer: the question's answer or clue is given; icecq:
-the ICECQ answer is judged; guess: guessing; pair: TWINNER's two-letter guess; over."""
+the ICECQ answer is judged; guess: guessing; pair: TWINNER's two-letter guess; describe: the
+owner (`named`) judges a description of their word; over."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,8 +9,9 @@ player without a phone (their own is typed on their phone's private page); a chi
 opponent's word, then the letter guessed (or Hyphen, AHA, JOAL); a chip
 to expose; a player's badge to name them; buttons for the roll ("Roll for me", or the face
 the die shows), the Letter Codex letter and answers, the ICECQ judgement and declining.
-A guess of a whole word is not made by touch (it is typed: the record or the referee take
-it). The drawing is made from the public part of a view only, even the table's: a shared
+A guess of a whole word is typed on the guesser's phone (its private page); a description
+of the word is said aloud ("Describe Bo's word") and its owner taps whether it names the
+word. The drawing is made from the public part of a view only, even the table's: a shared
 screen never shows a face-down chip. The companion plays and hints from what is public
 and from its own word.
 """
@@ -111,6 +112,10 @@ class MnemoTouch:
                 return ((Press("ICECQ right" if correct else "ICECQ wrong"),),)
             case A.Guess(owner=owner, chip=chip, guess=guess):
                 return ((chip_key(owner, chip), Press(token_label(guess))),)
+            case A.DescribeWord(owner=owner):
+                return ((Press(f"Describe {state.setup.names[owner]}'s word"),),)
+            case A.JudgeDescription(correct=correct):
+                return ((Press("Description right" if correct else "Description wrong"),),)
             case A.TimeExpired():
                 return ((Press("Time's up"),),)
         return ()
@@ -240,6 +245,12 @@ def choose(state: State, strength: int, rng: random.Random) -> tuple[Action, str
     judged = [a for a in actions if isinstance(a, A.JudgeIcecq) and a.correct]
     if judged:
         return judged[0], "The table judges the answer."
+    if "judge_description" in kinds:
+        # The companion hears nothing said at the table: only a word typed on a phone can
+        # name its word.
+        return A.JudgeDescription(actions[0].side, False), (  # type: ignore[attr-defined]
+            "The companion cannot hear a description: type the word on your phone instead."
+        )
     other = rng.choice([a for a in actions if not isinstance(a, A.TimeExpired)] or actions)
     return other, "Any answer will do."
 
