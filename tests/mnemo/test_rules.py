@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from companion.games.contract import BadData, BadSetup, IllegalAction
+from companion.games.contract import Action, BadData, BadSetup, IllegalAction
 from companion.games.mnemo import actions as A
 from companion.games.mnemo import events as E
 from companion.games.mnemo.dictionary import WORD_LIST, WORDNET, word_facts
@@ -32,7 +32,7 @@ def game(*sides: dict[str, Any], **more: Any) -> State:
     return ENGINE.new_game({"sides": list(sides), "seed": 1, "first_player": 0, **more})
 
 
-def run(state: State, *actions: A.Roll | A.Guess | A.Expose | A.Decline) -> State:
+def run(state: State, *actions: Action) -> State:
     for action in actions:
         state, _ = ENGINE.apply(state, action)
     return state
@@ -393,7 +393,8 @@ def guessing() -> State:
 
 def test_a_description_the_owner_accepts_is_a_right_guess_of_the_word() -> None:
     state, events = ENGINE.apply(guessing(), A.DescribeWord(0, 1))
-    assert state.phase == "describe" and ENGINE.expected(state).actor == 1
+    expectation = ENGINE.expected(state)
+    assert state.phase == "describe" and expectation is not None and expectation.actor == 1
     with pytest.raises(IllegalAction, match="MN-A16"):
         ENGINE.apply(state, A.Guess(0, 1, 1, "A"))  # the description is being judged
     with pytest.raises(IllegalAction, match="MN-T5"):
