@@ -336,3 +336,51 @@ def test_a_mnemo_word_is_laid_from_its_players_page_and_nowhere_else(tmp_path: P
         public = json.dumps(referee.engine.view(referee.state, "spectator")).upper()
         assert "KAYAK" not in public and "secret" not in public.lower()
         put_down()
+
+
+def test_a_mnemo_word_is_guessed_from_the_guessers_page(tmp_path: Path) -> None:
+    """While it is Ada's guess (after her first letter), her page offers a whole word, typed;
+    Bo's offers nothing; a wrong word ends her turn, as the rules say."""
+    noun = {"spelt": True, "noun": True, "verb": False, "reversible": False}
+    setup = {
+        "sides": [
+            {"name": "Ada", "word": "pot", "facts": noun},
+            {"name": "Bo", "word": "cab", "facts": noun},
+        ],
+        "seed": 1,
+        "first_player": 0,
+    }
+    with Store.open(tmp_path / "games.sqlite3") as store:
+        referee = Referee.start(store, "mnemo", setup, {}, title="word guess")
+        engine = referee.engine
+        free = next(
+            face
+            for face in range(12)
+            if engine.apply(
+                referee.state, engine.action_from_dict({"type": "roll", "side": 0, "face": face})
+            )[0].mode
+            == "free"
+        )
+        referee.submit(engine.action_from_dict({"type": "roll", "side": 0, "face": free}))
+        desk = PrivateDesk(SECRET)
+        put_down = desk.attach(parts_of(referee, call_soon=lambda job: job()))
+        ada, bo = desk.sides()
+        page = desk.page(ada.token)
+        assert page is not None and page["inputs"] == []  # the first guess is of a letter
+        referee.submit(
+            engine.action_from_dict(
+                {"type": "guess", "side": 0, "owner": 1, "chip": 0, "guess": "C"}
+            )
+        )
+        page = desk.page(ada.token)
+        assert page is not None and [i["action"] for i in page["inputs"]] == ["guess_word"]
+        fields = {field["name"]: field for field in page["inputs"][0]["fields"]}
+        assert [c["value"] for c in fields["owner"]["choices"]] == [1]
+        assert fields["word"]["choices"] == []  # typed
+        bos = desk.page(bo.token)
+        assert bos is not None and bos["inputs"] == []
+        guess = {"type": "guess_word", "side": 0, "owner": 1, "word": "cob"}
+        assert desk.submit(bo.token, guess) == "this page sends Bo's moves only"
+        assert desk.submit(ada.token, guess) is None
+        assert referee.state.turn == 1  # a wrong word ends the turn
+        put_down()
