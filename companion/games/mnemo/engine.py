@@ -490,23 +490,22 @@ def _check_guess(state: State, action: A.Guess) -> None:
 
 
 def _check_word(state: State, action: A.GuessWord) -> None:
-    side, owner = action.side, action.owner
-    _check_owner(state, owner)
-    if owner == side:
-        raise IllegalAction("MN-T4", "guess an opponent's word, not your own")
-    if state.guesses == 0:
-        raise IllegalAction("MN-T4", "the first guess of a turn is of a letter")
-    if state.exposed[owner] or state.word_guessed[owner]:
-        raise IllegalAction("MN-E3", f"{_name(state, owner)}'s word is known already")
+    _check_whole_word(state, action.side, action.owner, ("MN-T4", "guess"))
     if not action.word.strip():
         raise IllegalAction("MN-T4", "say the word")
 
 
 def _check_describe(state: State, action: A.DescribeWord) -> None:
-    side, owner = action.side, action.owner
+    _check_whole_word(state, action.side, action.owner, ("MN-A16", "describe"))
+
+
+def _check_whole_word(state: State, side: int, owner: int, own: tuple[str, str]) -> None:
+    """A guess or a description of a whole word: an opponent's, still unknown, and not the
+    turn's first guess. `own` is the rule and the verb that refuse one's own word."""
     _check_owner(state, owner)
     if owner == side:
-        raise IllegalAction("MN-A16", "describe an opponent's word, not your own")
+        rule, verb = own
+        raise IllegalAction(rule, f"{verb} an opponent's word, not your own")
     if state.guesses == 0:
         raise IllegalAction("MN-T4", "the first guess of a turn is of a letter")
     if state.exposed[owner] or state.word_guessed[owner]:
