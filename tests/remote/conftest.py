@@ -68,13 +68,16 @@ def share(
     *,
     match: str = "m1",
     guest_url: str | None = None,
+    host_login: dict[str, str] | None = None,
+    guest_login: dict[str, str] | None = None,
     host_sides: frozenset[int] = frozenset({0}),
     guest_sides: frozenset[int] = frozenset({1}),
     **options: Any,
 ) -> tuple[Companion, Companion]:
     """A game created at the host, its invitation fetched and joined at the guest, both
     linked: (host, guest), not yet pumped. The host keeps the game clock, if the game has
-    one; the guest reaches the broker at `guest_url` if given."""
+    one; the guest reaches the broker at `guest_url` if given. `host_login`, `guest_login`:
+    each link's credentials and TLS files (username, password, ca_file)."""
     host_store = Store.open(tmp_path / "host.sqlite3")
     guest_store = Store.open(tmp_path / "guest.sqlite3")
     referee = Referee.start(host_store, game, setup, {}, title="Shared", **options)
@@ -88,16 +91,18 @@ def share(
         sides=host_sides,
         invitation=invitation,
         game_clock=clock,
+        **(host_login or {}),
     )
     topics = wire.RemoteTopics(wire.REMOTE_PREFIX, match)
     guest_url = guest_url or url
-    heard = fetch_invitation(guest_url, topics, DEADLINE_S)
+    heard = fetch_invitation(guest_url, topics, DEADLINE_S, **(guest_login or {}))
     guest = RemoteLink(
         join(guest_store, heard),
         url=guest_url,
         match=match,
         role="guest",
         sides=heard.guest_sides,
+        **(guest_login or {}),
     )
     return Companion(host_store, host, clock), Companion(guest_store, guest)
 
