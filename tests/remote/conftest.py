@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import paho.mqtt.client as mqtt
 import pytest
@@ -27,6 +27,14 @@ from companion.table.game_clock import GameClock
 DEADLINE_S = 60.0
 """How long a condition may take to come true; a broker restart and the listeners' backoff
 included, on a loaded machine. A passing test waits only as long as it needs."""
+
+
+class Login(TypedDict, total=False):
+    """A link's credentials and TLS files, as a companion's [broker] gives them."""
+
+    username: str
+    password: str
+    ca_file: str
 
 
 @pytest.fixture()
@@ -68,8 +76,8 @@ def share(
     *,
     match: str = "m1",
     guest_url: str | None = None,
-    host_login: dict[str, str] | None = None,
-    guest_login: dict[str, str] | None = None,
+    host_login: Login | None = None,
+    guest_login: Login | None = None,
     host_sides: frozenset[int] = frozenset({0}),
     guest_sides: frozenset[int] = frozenset({1}),
     **options: Any,
