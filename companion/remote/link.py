@@ -90,7 +90,6 @@ class RemoteLink(Closing):
         self._applying = False
         self._clock_paused = False
         self._reading: dict[str, Any] | None = None
-        self._unsubscribe = referee.subscribe(self._after_action)
         self._publisher = Publisher(
             url,
             board_id=role,
@@ -102,6 +101,7 @@ class RemoteLink(Closing):
             key_file=key_file,
             client_id=client_id_of(f"remote-{match}-{role}", password),
         )
+        self._unsubscribe = referee.subscribe(self._after_action)
         if invitation is not None:
             self._publisher.publish(self.topics.invitation(invitation.to_payload()))
         self._publish_at()
