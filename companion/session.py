@@ -143,11 +143,16 @@ class Referee:
         t = self._clock() - self._t_zero
         return t if t >= self._last_t and math.isfinite(t) else self._last_t
 
-    def submit(self, action: Action) -> tuple[Event, ...]:
-        """Plays `action`: IllegalAction (and any store error) leaves everything as it was."""
+    def submit(self, action: Action, *, t: float | None = None) -> tuple[Event, ...]:
+        """Plays `action`: IllegalAction (and any store error) leaves everything as it was.
+
+        `t`: the game time the action was recorded at by another companion sharing the
+        game (companion/remote), instead of this referee's clock; this referee's time goes
+        on from it. The store refuses a time before the last action's."""
         state, events = self.engine.apply(self._state, action)
         seq = self._seq + 1
-        t = self.elapsed()
+        given = t is not None
+        t = float(t) if t is not None else self.elapsed()
         action_dict = self.engine.action_to_dict(action)
         # Payloads only at DEBUG: an action may carry a face-down value.
         log.debug("game %d: action %d at %.3f: %s", self.game_id, seq, t, action_dict)
@@ -155,6 +160,9 @@ class Referee:
             self.game_id, seq, t, action_dict, [self.engine.event_to_dict(e) for e in events]
         )
         self._state, self._seq, self._last_t = state, seq, t
+        if given:
+            # A time given from elsewhere may be ahead of this referee's clock: it catches up.
+            self._t_zero = min(self._t_zero, self._clock() - t)
         log.info("game %d: action %d (%s) committed", self.game_id, seq, action.kind)
         if self.engine.is_over(state):
             self._mark_finished()

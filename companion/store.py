@@ -238,6 +238,12 @@ def _link(previous: str, data: Any) -> str:
     return hashlib.sha256(f"{previous}\n{canonical}".encode()).hexdigest()
 
 
+def chain_link(previous: str, seq: int, t: float, action: Mapping[str, Any]) -> str:
+    """The hash action `seq` gets, at `t`, after the link `previous` (Store.chain_hash): what
+    a companion checks an action from another one against before recording it."""
+    return _action_link(previous, seq, float(t), dict(action))
+
+
 def _genesis(game_id: int, game: str, header: str, created: str, title: str) -> str:
     """Where a game's chain starts: its fixed columns, the header (the setup) verbatim."""
     fixed = {"id": game_id, "game": game, "header": header, "created": created, "title": title}
@@ -326,21 +332,46 @@ class Store:
 
     # -- writing ---------------------------------------------------------------------------
 
-    def create_game(self, header: RecordHeader, *, title: str = "") -> int:
-        """Records a new game; returns its id."""
+    def create_game(
+        self,
+        header: RecordHeader,
+        *,
+        title: str = "",
+        game_id: int | None = None,
+        created: str | None = None,
+    ) -> int:
+        """Records a new game; returns its id.
+
+        `game_id` and `created` are for a game shared with another companion (remote play):
+        it keeps the id and creation time it has where it was created, so that both chains
+        start from the same link. The id must never have been used in this store."""
         text = _dumps(header.to_dict())
         with self._transaction("cannot create a game") as conn:
-            # The id is counted past every game ever created, deleted ones too: SQLite alone
-            # would give the last game's id again once that game is deleted, and an old
-            # export, log line or live stream naming it would then name another game.
-            (game_id,) = conn.execute(
-                "SELECT COALESCE(MAX(id), 0) + 1 FROM "
-                "(SELECT id FROM games UNION ALL SELECT id FROM deleted_games)"
-            ).fetchone()
+            if game_id is None:
+                # The id is counted past every game ever created, deleted ones too: SQLite
+                # alone would give the last game's id again once that game is deleted, and an
+                # old export, log line or live stream naming it would then name another game.
+                (game_id,) = conn.execute(
+                    "SELECT COALESCE(MAX(id), 0) + 1 FROM "
+                    "(SELECT id FROM games UNION ALL SELECT id FROM deleted_games)"
+                ).fetchone()
+            elif (
+                game_id < 1
+                or conn.execute(
+                    "SELECT 1 FROM games WHERE id = ? UNION ALL SELECT 1 FROM deleted_games "
+                    "WHERE id = ?",
+                    (game_id, game_id),
+                ).fetchone()
+            ):
+                raise StoreError(
+                    f"game id {game_id} is already used in this store (or is not a game id): "
+                    "a shared game keeps the id it was given where it was created",
+                    where=str(self.path),
+                )
             conn.execute(
                 "INSERT INTO games (id, game, header, created, status, title) "
                 "VALUES (?, ?, ?, ?, 'playing', ?)",
-                (game_id, header.game, text, utc_now(), title),
+                (game_id, header.game, text, created or utc_now(), title),
             )
             _write_head(conn, game_id)
         return int(game_id)
@@ -525,6 +556,23 @@ class Store:
         rows = self._rows("SELECT head FROM games WHERE id = ?", (game_id,))
         if not rows:
             raise UnknownGame(game_id, where=str(self.path))
+        return str(rows[0][0])
+
+    def chain_hash(self, game_id: int, seq: int) -> str:
+        """The chain's link after action `seq` (0: the link the chain starts from, made from
+        the game's header, id, creation time and title), as written; two companions sharing
+        a game compare these. StoreError for a seq not written."""
+        if seq == 0:
+            rows = self._rows(
+                "SELECT id, game, header, created, title FROM games WHERE id = ?", (game_id,)
+            )
+            if not rows:
+                raise UnknownGame(game_id, where=str(self.path))
+            return _genesis(*rows[0])
+        rows = self._rows("SELECT hash FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq))
+        if not rows:
+            self.game(game_id)
+            raise StoreError(f"game {game_id} has no action {seq}", where=str(self.path))
         return str(rows[0][0])
 
     def header(self, game_id: int) -> RecordHeader:

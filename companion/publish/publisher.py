@@ -224,9 +224,12 @@ class Publisher(Closing):
         reconnect_max_s: float = RECONNECT_MAX_S,
         keepalive_s: int = KEEPALIVE_S,
         status_topic: str | None = None,
+        client_id: str | None = None,
     ) -> None:
         """`status_topic`: where `online`/`offline` go, if not the board's status topic (a
-        tournament hub's, which a wall must not take for a board's)."""
+        tournament hub's, which a wall must not take for a board's). `client_id`: the MQTT
+        client id, if not the board's (`client_id_of`): a connection that is not the board's
+        stream (remote play's) must not knock the board's off the broker."""
         self.topics = Topics(prefix, board_id)
         self.status_topic = status_topic or self.topics.status
         self.address = parse_url(url)
@@ -258,7 +261,7 @@ class Publisher(Closing):
 
         client = mqtt.Client(
             CallbackAPIVersion.VERSION2,
-            client_id=client_id_of(board_id, password),
+            client_id=client_id or client_id_of(board_id, password),
             transport=self.address.transport,
             protocol=mqtt.MQTTv311,
             clean_session=True,

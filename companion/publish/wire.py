@@ -21,6 +21,10 @@ A tournament hub (companion/tournament) publishes under `<prefix>/<hub_id>/`:
 `standings/<division>`, `pairings/<division>`, `table/<board_id>` and `hub/status`, all
 retained (`HubTopics`).
 
+Remote play (companion/remote: one game played by two companions) has topics of its own,
+under a prefix of their own (`REMOTE_PREFIX`, never the stream's: its moves may carry a
+hidden value and must not reach spectators): `RemoteTopics`.
+
 Every JSON payload has `"schema": SCHEMA_VERSION`, the `board` id and `t`, the game's time in
 seconds. Their JSON Schemas (draft 2020-12) are in `schemas/<kind>.schema.json`; docs/mqtt.md
 has examples. What may go in them is the spectator's view and public events only: see
@@ -61,6 +65,10 @@ Kind = Literal[
     "standings",
     "pairings",
     "assignment",
+    "invite",
+    "at",
+    "move",
+    "want",
 ]
 BoardKind = Literal["state", "event", "clock", "alert", "result", "status"]
 JSON_KINDS: Final = ("state", "event", "clock", "alert", "result")
@@ -83,6 +91,10 @@ QOS: Final[Mapping[Kind, int]] = {
     "standings": 1,
     "pairings": 1,
     "assignment": 1,
+    "invite": 1,
+    "at": 1,
+    "move": 1,
+    "want": 1,
 }
 RETAIN: Final[Mapping[Kind, bool]] = {
     "state": True,
@@ -97,6 +109,12 @@ RETAIN: Final[Mapping[Kind, bool]] = {
     "standings": True,
     "pairings": True,
     "assignment": True,
+    # Remote play: the invitation and where each companion is are retained, so that a
+    # companion that (re)connects learns them at once; a move is asked for again when missed.
+    "invite": True,
+    "at": True,
+    "move": False,
+    "want": False,
 }
 
 # Alerts for cards scanned at the table. A verdict's own message names the card, and which
@@ -240,6 +258,82 @@ class HubTopics:
         """The retained message for `payload`: `name` is the division (standings, pairings)
         or the board (assignment)."""
         return Message(kind, self.topic(kind, name), encode(payload), QOS[kind], RETAIN[kind])
+
+
+REMOTE_PREFIX: Final = "tabletop-remote"
+"""Where remote play's topics go unless configured: not under the stream's prefix, which
+displays read and a hall's bridge sends out (docs/mosquitto/hall-bridge.conf)."""
+
+Role = Literal["host", "guest"]
+ROLES: Final[tuple[Role, ...]] = ("host", "guest")
+"""The companion that created a shared game (and keeps its clock) is the host; the one that
+joined it, the guest."""
+
+RemoteKind = Literal["status", "at", "move", "want", "clock"]
+REMOTE_KINDS: Final[tuple[RemoteKind, ...]] = ("status", "at", "move", "want", "clock")
+
+
+def other_role(role: Role) -> Role:
+    return "guest" if role == "host" else "host"
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteTopics:
+    """The topics of one game shared by two companions (remote play), under
+    `<prefix>/<match>/`: `invite` (the host's), then each companion's own under
+    `<prefix>/<match>/<role>/`: `status` (`online`/`offline`, its Last Will), `at` (where
+    it is), `move` (its moves), `want` (the moves it asks the other for) and, the host's
+    alone, `clock` (the game clock's readings). `match` is one topic level."""
+
+    prefix: str
+    match: str
+
+    def __post_init__(self) -> None:
+        check_prefix(self.prefix)
+        check_topic_level(self.match, "match name")
+        first = self.prefix.split("/", 1)[0]
+        if first in (DEFAULT_PREFIX, DISCOVERY_PREFIX):
+            raise WireError(
+                f"remote play's prefix {self.prefix!r} must not be under {first!r}: displays "
+                "read those topics and a hall's bridge sends them out, and a move may carry "
+                "a hidden value"
+            )
+
+    @property
+    def base(self) -> str:
+        return f"{self.prefix}/{self.match}"
+
+    @property
+    def invite(self) -> str:
+        return f"{self.base}/invite"
+
+    def topic(self, role: Role, kind: RemoteKind) -> str:
+        return f"{self.base}/{role}/{kind}"
+
+    def of(self, role: Role) -> str:
+        """The subscription that hears one companion: `<prefix>/<match>/<role>/#`."""
+        return f"{self.base}/{role}/#"
+
+    def parse(self, topic: str) -> tuple[Role, RemoteKind] | None:
+        """(role, kind) of one of this game's companion topics; None for any other topic."""
+        rest = topic.removeprefix(f"{self.base}/")
+        if rest == topic:
+            return None
+        role, _, kind = rest.partition("/")
+        for known_role in ROLES:
+            for known_kind in REMOTE_KINDS:
+                if role == known_role and kind == known_kind:
+                    return known_role, known_kind
+        return None
+
+    def message(self, role: Role, kind: RemoteKind, payload: Mapping[str, Any]) -> Message:
+        """A JSON message of one companion's (not `status`, which the publisher sends)."""
+        if kind == "status":
+            raise WireError("a companion's status is sent by its publisher, as plain text")
+        return Message(kind, self.topic(role, kind), encode(payload), QOS[kind], RETAIN[kind])
+
+    def invitation(self, payload: Mapping[str, Any]) -> Message:
+        return Message("invite", self.invite, encode(payload), QOS["invite"], RETAIN["invite"])
 
 
 def check_topic_level(value: str, what: str) -> None:
@@ -394,6 +488,99 @@ def result_payload(
         "hash": record_hash,
         "ended": ended,
     }
+
+
+# --------------------------------------------------------------------- remote play payloads
+def invite_payload(
+    *,
+    game_id: int,
+    created: str,
+    title: str,
+    header: Mapping[str, Any],
+    host_sides: list[int],
+    guest_sides: list[int],
+) -> dict[str, Any]:
+    """INVITE (retained, the host's): what the guest starts its copy of the game from, so
+    that both chains start from the same link (the header verbatim, the id, the creation
+    time and the title), and which sides each companion plays."""
+    return {
+        "schema": SCHEMA_VERSION,
+        "game_id": game_id,
+        "created": created,
+        "title": title,
+        "header": dict(header),
+        "host_sides": list(host_sides),
+        "guest_sides": list(guest_sides),
+    }
+
+
+def at_payload(*, game_id: int, seq: int, chain: str, head: str) -> dict[str, Any]:
+    """AT (retained): where a companion is: its last action's seq, the chain's link after
+    it (store.chain_hash) and the game's head."""
+    return {"schema": SCHEMA_VERSION, "game_id": game_id, "seq": seq, "hash": chain, "head": head}
+
+
+def move_payload(
+    *, game_id: int, seq: int, t: float, action: Mapping[str, Any], chain: str
+) -> dict[str, Any]:
+    """MOVE: action `seq` as recorded (engine.action_to_dict: it may carry a hidden value),
+    its time `t` (unrounded: it is part of the chain) and the chain's link after it."""
+    return {
+        "schema": SCHEMA_VERSION,
+        "game_id": game_id,
+        "seq": seq,
+        "t": t,
+        "action": dict(action),
+        "hash": chain,
+    }
+
+
+def want_payload(*, game_id: int, first: int) -> dict[str, Any]:
+    """WANT: the moves a companion is missing, from seq `first` on."""
+    return {"schema": SCHEMA_VERSION, "game_id": game_id, "from": first}
+
+
+def remote_clock_payload(*, game_id: int, reading: Mapping[str, Any]) -> dict[str, Any]:
+    """CLOCK (the host's): a reading of the game clock (`clock_reading`)."""
+    return {"schema": SCHEMA_VERSION, "game_id": game_id, "reading": dict(reading)}
+
+
+_NUMBER = (int, float)
+_REMOTE_FIELDS: Final[Mapping[str, Mapping[str, tuple[type, ...]]]] = {
+    "invite": {
+        "game_id": (int,),
+        "created": (str,),
+        "title": (str,),
+        "header": (dict,),
+        "host_sides": (list,),
+        "guest_sides": (list,),
+    },
+    "at": {"game_id": (int,), "seq": (int,), "hash": (str,), "head": (str,)},
+    "move": {"game_id": (int,), "seq": (int,), "t": _NUMBER, "action": (dict,), "hash": (str,)},
+    "want": {"game_id": (int,), "from": (int,)},
+    "clock": {"game_id": (int,), "reading": (dict,)},
+}
+
+
+def read_remote(kind: str, payload: bytes) -> dict[str, Any]:
+    """A remote play payload of `kind` (invite, at, move, want, clock), checked field by
+    field; WireError naming the first problem."""
+    fields = _REMOTE_FIELDS.get(kind)
+    if fields is None:
+        raise WireError(f"no remote play payload {kind!r}")
+    try:
+        data = json.loads(payload)
+    except (ValueError, UnicodeDecodeError) as err:
+        raise WireError(f"{kind} payload is not JSON: {err}") from None
+    if not isinstance(data, dict):
+        raise WireError(f"{kind} payload is not a JSON object")
+    if data.get("schema") != SCHEMA_VERSION:
+        raise WireError(f"{kind} payload has schema {data.get('schema')!r}, not {SCHEMA_VERSION}")
+    for name, types in fields.items():
+        value = data.get(name)
+        if not isinstance(value, types) or isinstance(value, bool):
+            raise WireError(f"{kind} payload: {name!r} is missing or not a {types[0].__name__}")
+    return data
 
 
 # ------------------------------------------------------------------------------- schemas
