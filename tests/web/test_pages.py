@@ -553,6 +553,7 @@ def test_the_wall_shows_the_events_standings_from_the_hub_and_keeps_them_on_relo
                 "score": 30.0,
                 "played": 2,
                 "byes": 0,
+                "withdrawn": None,
                 "rating": {**rating, "ordinal": 3.0 - i},
             }
             for i, (name, points) in enumerate(
@@ -568,7 +569,13 @@ def test_the_wall_shows_the_events_standings_from_the_hub_and_keeps_them_on_relo
             {
                 "board": "table-2",
                 "names": ["Cy", "Bo"],
-                "result": {"scores": [31, 44], "winners": [1], "hash": None, "source": "hand"},
+                "result": {
+                    "scores": [31, 44],
+                    "winners": [1],
+                    "hash": None,
+                    "source": "hand",
+                    "corrected": None,
+                },
             },
         ],
         "byes": [],
