@@ -9,6 +9,7 @@ import json
 import sqlite3
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -21,7 +22,7 @@ from companion.tournament.event_store import EventStore
 from companion.tournament.messages import pairings_payload, standings_payload
 from companion.tournament.model import Outcome
 from companion.tournament.ratings import replay
-from companion.tournament.rounds import next_round
+from companion.tournament.rounds import next_round, planned_rounds
 from companion.tournament.standings import standings
 
 HASH = "9f2c6d0e4b8a71f35c2e9d1a0b7c4e6f8a3d5b2c1e0f9a8b7c6d5e4f3a2b1c0d"
@@ -409,3 +410,54 @@ def test_standings_and_ratings_are_those_of_the_final_outcomes(
         assert standings_payload(a, "Open", now) == standings_payload(b, "Open", now)
         if all(p.result or p.is_bye for p in a.current_pairings()):
             assert next_round(a, "Open") == next_round(b, "Open")
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=st.integers(3, 7),
+    system=st.sampled_from(["swiss", "round-robin", "pods"]),
+    changes=st.lists(st.lists(st.integers(0, 6), max_size=2), min_size=1, max_size=5),
+)
+def test_every_round_pairs_exactly_the_players_not_withdrawn(
+    players: int, system: str, changes: list[list[int]]
+) -> None:
+    """Before each round some players withdraw, or come back if withdrawn: the round seats
+    exactly the others, once each; a round robin still has no rematch."""
+    names = NAMES[:players]
+    chosen: dict[str, dict[str, Any]] = {
+        "swiss": {},
+        "round-robin": {"system": "round-robin"},
+        "pods": {"sides": 3},
+    }
+    settings_of = chosen[system]
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "event.sqlite3"
+        make(path, names, **settings_of)
+        with EventStore.open(path) as store:
+            for toggles in changes:
+                for n in toggles:
+                    name = names[n % players]
+                    if store.event().division("Open").withdrawn_from(name) is None:
+                        store.withdraw(name)
+                    else:
+                        store.reinstate(name)
+                event = store.event()
+                division = event.division("Open")
+                number = event.current_round("Open") + 1
+                playing = division.playing(number)
+                limit = planned_rounds(event, "Open")
+                if len(playing) < division.sides or (limit is not None and number > limit):
+                    continue
+                store.add_round(next_round(event, "Open"))
+                paired = store.event().pairings_of("Open", number)
+                seated = sorted(p for game in paired for p in game.seats)
+                assert seated == sorted(playing)
+                for game in paired:
+                    if not game.is_bye:
+                        scores = tuple(float(i) for i in range(len(game.seats)))
+                        store.add_result(
+                            game.id, Outcome(scores, (len(game.seats) - 1,)), source="hand"
+                        )
+            if system == "round-robin":
+                met = [frozenset(p.seats) for p in store.event().pairings if not p.is_bye]
+                assert len(met) == len(set(met))
