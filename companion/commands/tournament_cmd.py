@@ -5,6 +5,9 @@ companion tournament add-player EVENT.sqlite3 Ann --division Open
 companion tournament division EVENT.sqlite3 Open --game memwars --setup "Club rapid"
 companion tournament pair EVENT.sqlite3
 companion tournament result EVENT.sqlite3 table-3 31 44
+companion tournament correct EVENT.sqlite3 2 table-3 44 31 --why "scores swapped"
+companion tournament withdraw EVENT.sqlite3 Bo   # not paired from the next round on
+companion tournament reinstate EVENT.sqlite3 Bo
 companion tournament standings EVENT.sqlite3 [--json]
 companion tournament export EVENT.sqlite3 --csv event.csv [--pdf event.pdf]
 companion tournament run EVENT.sqlite3           # the hub, until Ctrl-C
@@ -82,17 +85,36 @@ def register(commands: Any) -> None:
         "result", "record a game's result by hand, for a table with no companion", run_result
     )
     result.add_argument("board", metavar="BOARD", help="the table's board id")
-    result.add_argument(
-        "scores", metavar="SCORES", nargs="*", type=float, help="each side's score, in seat order"
+    _outcome_arguments(result)
+
+    correct = action(
+        "correct", "correct a result already recorded (the first one is kept)", run_correct
     )
-    result.add_argument(
-        "--winner",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help="who won (default: the highest score; again for a shared win)",
+    correct.add_argument("round", metavar="ROUND", type=int, help="the game's round")
+    correct.add_argument("board", metavar="BOARD", help="the table's board id in that round")
+    _outcome_arguments(correct)
+    correct.add_argument("--why", metavar="TEXT", help="why it is corrected (required)")
+    correct.add_argument(
+        "--division", metavar="D", help="the game's division, when two used the board that round"
     )
-    result.add_argument("--draw", action="store_true", help="nobody won")
+
+    withdraw = action(
+        "withdraw", "withdraw a player: not paired again, results so far stand", run_withdraw
+    )
+    withdraw.add_argument("name", metavar="NAME")
+    withdraw.add_argument("--division", metavar="D", help="the player's division (a check)")
+    withdraw.add_argument(
+        "--from-round",
+        type=int,
+        metavar="N",
+        help="the first round they are not paired in (default: the next round not yet paired)",
+    )
+
+    reinstate = action(
+        "reinstate", "undo a withdrawal for the rounds not yet paired", run_reinstate
+    )
+    reinstate.add_argument("name", metavar="NAME")
+    reinstate.add_argument("--division", metavar="D", help="the player's division (a check)")
 
     standings = action("standings", "show the standings", run_standings)
     standings.add_argument("--division", metavar="D", help="only this division")
@@ -104,6 +126,21 @@ def register(commands: Any) -> None:
 
     run = action("run", "the hub: hear the tables' results and publish, until Ctrl-C", run_hub)
     run.add_argument("--broker", metavar="URL", help="the broker (default: [broker] url)")
+
+
+def _outcome_arguments(parser: argparse.ArgumentParser) -> None:
+    """A game's outcome as the desk types it: `result` and `correct`."""
+    parser.add_argument(
+        "scores", metavar="SCORES", nargs="*", type=float, help="each side's score, in seat order"
+    )
+    parser.add_argument(
+        "--winner",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="who won (default: the highest score; again for a shared win)",
+    )
+    parser.add_argument("--draw", action="store_true", help="nobody won")
 
 
 def _open(args: argparse.Namespace) -> EventStore:
@@ -205,6 +242,79 @@ def run_result(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_correct(args: argparse.Namespace) -> int:
+    if args.why is None or not args.why.strip():
+        raise UserError("say why the result is corrected: --why TEXT")
+    with _open(args) as store:
+        event = store.event()
+        division = event.division(args.division).name if args.division else None
+        games = [
+            p
+            for p in event.pairings
+            if p.round == args.round
+            and p.board == args.board
+            and (division is None or p.division == division)
+        ]
+        if not games:
+            within = f" of {division}" if division else ""
+            raise UserError(f"no game on {args.board} in round {args.round}{within}")
+        if len(games) > 1:
+            raise UserError(
+                f"{args.board} had a game in round {args.round} of "
+                + " and of ".join(p.division for p in games)
+                + ": say which with --division D"
+            )
+        (pairing,) = games
+        if pairing.result is None:
+            raise UserError(
+                f"the game on {args.board}, round {args.round} of {pairing.division} has no "
+                "result yet: record it with `companion tournament result`"
+            )
+        was = pairing.result.outcome
+        outcome = hand_outcome(pairing.seats, args.scores, args.winner, args.draw)
+        corrected = store.correct(pairing.id, outcome, why=args.why)
+    who = names_listed(pairing.seats)
+    print(
+        f"{args.board}, round {pairing.round} of {pairing.division}: {who}; now "
+        f"{outcome_text(pairing.seats, corrected.outcome)} (was "
+        f"{outcome_text(pairing.seats, was)})"
+    )
+    if corrected.record_hash is not None:
+        print(
+            f"The desk overrode the table's result; its record {corrected.record_hash[:12]}... "
+            "stays in the event"
+        )
+    return 0
+
+
+def outcome_text(seats: tuple[str, ...], outcome: Outcome) -> str:
+    """`31-44, won by Bo`, `a draw`: an outcome for people."""
+    won = " and ".join(seats[w] for w in outcome.winners)
+    said = f"won by {won}" if won else "a draw"
+    if outcome.scores is None:
+        return said
+    return "-".join(f"{s:g}" for s in outcome.scores) + f", {said}"
+
+
+def run_withdraw(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        name, division, start = store.withdraw(
+            args.name, division=args.division, from_round=args.from_round
+        )
+    print(
+        f"{name} withdraws from {division}: not paired from round {start} on; the results so "
+        "far stand"
+    )
+    return 0
+
+
+def run_reinstate(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        name, division, start = store.reinstate(args.name, division=args.division)
+    print(f"{name} is back in {division}: paired again from round {start}")
+    return 0
+
+
 def hand_outcome(
     seats: tuple[str, ...], scores: list[float], winners: list[str], draw: bool
 ) -> Outcome:
@@ -259,6 +369,7 @@ def _print_standings(event: Event, payload: dict[str, Any]) -> None:
             f"  {row['rank']:>3} {plain(row['name'], one_line=True)[:20]:<20} "
             f"{row['points']:>5g} {row['buchholz']:>6g} {row['sonneborn_berger']:>6g} "
             f"{row['score']:>7g} {row['rating']['ordinal']:>7.2f}"
+            + (f"  withdrawn from round {row['withdrawn']}" if row["withdrawn"] else "")
         )
 
 

@@ -5,14 +5,17 @@ every change one explicit transaction committed before the call returns (or, in 
 `batch()`, before the batch's block ends: the hub records a batch of results with one
 write to disk), the schema checked
 on open, and a file that is not an event (another SQLite database, a damaged file) refused
-in one line. Rounds, pairings and results are append-only, enforced by triggers; a
-division's settings may change only until its first round is paired.
+in one line. Rounds, pairings, results, withdrawals and corrections are append-only,
+enforced by triggers; a division's settings may change only until its first round is
+paired. A file of an older schema gains what this one adds when it is opened.
 
     with EventStore.create(path, name="Spring open") as store: ...
     with EventStore.open(path) as store:
         event = store.event()                       # everything, as companion.tournament.model
         store.add_round(planned)                    # a round's pairings, in one transaction
         store.add_result(pairing_id, outcome, ...)  # refused if the pairing has one already
+        store.correct(pairing_id, outcome, why="...")   # the recorded result stays
+        store.withdraw("Bo"), store.reinstate("Bo")     # not paired from the next round on
         with store.batch("cannot record the results"):  # one transaction for many changes
             store.add_result(...)                   # a refusal undoes this change only
 """
@@ -33,6 +36,7 @@ from companion.publish.wire import check_board_id, check_topic_level
 from companion.store import utc_now
 from companion.tournament.model import (
     SYSTEMS,
+    Correction,
     Division,
     Event,
     Outcome,
@@ -40,13 +44,24 @@ from companion.tournament.model import (
     Result,
     Source,
     System,
+    same_name,
 )
-from companion.tournament.rounds import PlannedRound
+from companion.tournament.rounds import PlannedRound, planned_rounds
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 APPLICATION_ID = 0x54544531
 """'TTE1' in the database header: an event file, told apart from a games store ('TTC1')."""
 DEFAULT_HUB = "tournament"
+
+
+def _append_only(*tables: str) -> tuple[str, ...]:
+    return tuple(
+        f"""CREATE TRIGGER {table}_{what} BEFORE {verb} ON {table}
+        BEGIN SELECT RAISE(ABORT, '{table} are never changed'); END"""
+        for table in tables
+        for what, verb in (("fixed", "UPDATE"), ("kept", "DELETE"))
+    )
+
 
 _SCHEMA: tuple[str, ...] = (
     """CREATE TABLE event (
@@ -101,18 +116,46 @@ _SCHEMA: tuple[str, ...] = (
         recorded TEXT NOT NULL
     )""",
     # History is append-only in the file itself, whatever opens it.
-    *(
-        f"""CREATE TRIGGER {table}_{what} BEFORE {verb} ON {table}
-        BEGIN SELECT RAISE(ABORT, '{table} are never changed'); END"""
-        for table in ("players", "rounds", "pairings", "seats", "results")
-        for what, verb in (("fixed", "UPDATE"), ("kept", "DELETE"))
-    ),
+    *_append_only("players", "rounds", "pairings", "seats", "results"),
     """CREATE TRIGGER divisions_settled BEFORE UPDATE ON divisions
     WHEN EXISTS (SELECT 1 FROM rounds WHERE division_id = OLD.id)
     BEGIN SELECT RAISE(ABORT, 'a division that has started keeps its settings'); END""",
     """CREATE TRIGGER divisions_kept BEFORE DELETE ON divisions
     BEGIN SELECT RAISE(ABORT, 'divisions are never deleted'); END""",
 )
+"""Schema 1: the event, its divisions, players, rounds, pairings and results."""
+
+_SCHEMA_2: tuple[str, ...] = (
+    # A player withdrawn is not paired from `from_round` on; a reinstatement undoes the
+    # withdrawal from its own `from_round` (a round not yet paired then).
+    """CREATE TABLE withdrawals (
+        id INTEGER PRIMARY KEY,
+        player_id INTEGER NOT NULL REFERENCES players (id),
+        from_round INTEGER NOT NULL CHECK (from_round >= 1),
+        recorded TEXT NOT NULL
+    )""",
+    """CREATE TABLE reinstatements (
+        withdrawal_id INTEGER PRIMARY KEY REFERENCES withdrawals (id),
+        from_round INTEGER NOT NULL CHECK (from_round >= 1),
+        recorded TEXT NOT NULL
+    )""",
+    # A result changed at the desk: the result's row stays as recorded, the last
+    # correction is in force.
+    """CREATE TABLE corrections (
+        id INTEGER PRIMARY KEY,
+        result_id INTEGER NOT NULL REFERENCES results (id),
+        scores TEXT,
+        winners TEXT NOT NULL,
+        why TEXT NOT NULL CHECK (length(trim(why)) > 0),
+        recorded TEXT NOT NULL
+    )""",
+    *_append_only("withdrawals", "reinstatements", "corrections"),
+)
+"""Schema 2: withdrawals, reinstatements and corrections. A schema 1 file gains them when
+it is opened."""
+
+_TABLES = ("event", "divisions", "players", "rounds", "pairings", "seats", "results")
+_TABLES_2 = ("withdrawals", "reinstatements", "corrections")
 
 
 class EventStoreError(UserError):
@@ -347,6 +390,114 @@ class EventStore:
             Outcome(scores, tuple(outcome.winners)), record_hash, game_id, source, recorded, order
         )
 
+    def withdraw(
+        self, name: str, *, division: str | None = None, from_round: int | None = None
+    ) -> tuple[str, str, int]:
+        """Withdraws a player from round `from_round` on (default: the division's next
+        round not yet paired): they are not paired from then on, and what they played
+        stands. The player's name, division and that round; refused for a player unknown
+        or already withdrawn, or a round already paired."""
+        with self._transaction(f"cannot withdraw {name.strip()}") as conn:
+            event = self.event()
+            player, found = self._player(event, name, division)
+            already = found.withdrawn_from(player)
+            if already is not None:
+                raise EventStoreError(f"{player} has already withdrawn (from round {already})")
+            following = event.current_round(found.name) + 1
+            start = following if from_round is None else from_round
+            if start < following:
+                raise EventStoreError(
+                    f"round {start} of {found.name} is already paired: withdraw {player} "
+                    f"from round {following} or later"
+                )
+            limit = planned_rounds(event, found.name)
+            if limit is not None and start > limit:
+                if from_round is None:
+                    raise EventStoreError(
+                        f"all {limit} rounds of {found.name} are paired: {player} has no "
+                        "round left to withdraw from"
+                    )
+                raise EventStoreError(f"{found.name} plays {limit} rounds, not {start}")
+            conn.execute(
+                "INSERT INTO withdrawals (player_id, from_round, recorded) "
+                "SELECT id, ?, ? FROM players WHERE name = ?",
+                (start, utc_now(), player),
+            )
+        return player, found.name, start
+
+    def reinstate(self, name: str, *, division: str | None = None) -> tuple[str, str, int]:
+        """Undoes a player's withdrawal for the rounds not yet paired: the player's name,
+        division and the first round they are paired in again. Refused for a player
+        unknown or not withdrawn."""
+        with self._transaction(f"cannot reinstate {name.strip()}") as conn:
+            event = self.event()
+            player, found = self._player(event, name, division)
+            withdrawn = found.withdrawn_from(player)
+            if withdrawn is None:
+                raise EventStoreError(f"{player} has not withdrawn")
+            start = max(withdrawn, event.current_round(found.name) + 1)
+            (withdrawal,) = conn.execute(
+                "SELECT MAX(w.id) FROM withdrawals AS w JOIN players AS p ON p.id = w.player_id "
+                "WHERE p.name = ?",
+                (player,),
+            ).fetchone()
+            conn.execute(
+                "INSERT INTO reinstatements (withdrawal_id, from_round, recorded) VALUES (?, ?, ?)",
+                (withdrawal, start, utc_now()),
+            )
+        return player, found.name, start
+
+    def correct(self, pairing_id: int, outcome: Outcome, *, why: str) -> Result:
+        """Corrects a recorded result: the result as recorded stays, and `outcome` is in
+        force from now on (until another correction). The result as `event()` reads it
+        then; refused if the game has no result, if it is already that outcome, or
+        without a reason."""
+        why = why.strip()
+        if not why:
+            raise EventStoreError("say why the result is corrected (--why TEXT)")
+        scores = None if outcome.scores is None else tuple(float(s) for s in outcome.scores)
+        winners = tuple(sorted(set(outcome.winners)))
+        with self._transaction(f"cannot correct the result of pairing {pairing_id}") as conn:
+            pairing = next((p for p in self.event().pairings if p.id == pairing_id), None)
+            if pairing is None or pairing.is_bye:
+                raise EventStoreError(f"no game {pairing_id} to correct the result of")
+            where = f"the game of {pairing.board}, round {pairing.round} of {pairing.division}"
+            if pairing.result is None:
+                raise EventStoreError(f"{where} has no result to correct")
+            sides = len(pairing.seats)
+            if scores is not None and len(scores) != sides:
+                raise EventStoreError(f"{where} has {sides} sides, not that many scores")
+            if any(not 0 <= w < sides for w in winners):
+                raise EventStoreError(f"{where} has no side {list(winners)}")
+            now = pairing.result.outcome
+            if now.scores == scores and tuple(sorted(set(now.winners))) == winners:
+                raise EventStoreError(f"{where} already has that result")
+            conn.execute(
+                "INSERT INTO corrections (result_id, scores, winners, why, recorded) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (
+                    pairing.result.order,
+                    None if scores is None else json.dumps(list(scores)),
+                    json.dumps(list(winners)),
+                    why,
+                    utc_now(),
+                ),
+            )
+            result = self.event_pairing(pairing_id).result
+        assert result is not None
+        return result
+
+    def _player(self, event: Event, name: str, division: str | None) -> tuple[str, Division]:
+        """The player called `name` (whatever the case) and their division; refused if
+        there is none, or if `division` is not theirs."""
+        for found in event.divisions:
+            for player in found.players:
+                if same_name(player, name):
+                    if division is not None and not same_name(found.name, division):
+                        raise EventStoreError(f"{player} plays in {found.name}, not {division}")
+                    return player, found
+        raise EventStoreError(f"no player called {name.strip()}")
+
     @contextmanager
     def batch(self, what: str) -> Iterator[None]:
         """Every change made in the block, in one transaction committed when the block
@@ -386,6 +537,14 @@ class EventStore:
         players: dict[int, list[str]] = {}
         for division_id, player in self._rows("SELECT division_id, name FROM players ORDER BY id"):
             players.setdefault(division_id, []).append(player)
+        withdrawn: dict[int, list[tuple[str, int]]] = {}
+        for division_id, player, start in self._rows(
+            "SELECT p.division_id, p.name, w.from_round FROM withdrawals AS w "
+            "JOIN players AS p ON p.id = w.player_id "
+            "WHERE NOT EXISTS (SELECT 1 FROM reinstatements WHERE withdrawal_id = w.id) "
+            "ORDER BY w.id"
+        ):
+            withdrawn.setdefault(division_id, []).append((player, start))
         divisions = {
             row[0]: Division(
                 name=row[1],
@@ -395,6 +554,7 @@ class EventStore:
                 rounds=row[5],
                 sides=row[6],
                 players=tuple(players.get(row[0], ())),
+                withdrawn=tuple(withdrawn.get(row[0], ())),
             )
             for row in self._rows(
                 "SELECT id, name, game, setup, system, rounds, sides FROM divisions ORDER BY id"
@@ -406,14 +566,26 @@ class EventStore:
             "ORDER BY s.pairing_id, s.seat"
         ):
             seats.setdefault(pairing_id, []).append(player)
+        corrections: dict[int, list[Correction]] = {}
+        for result_id, scores, winners, why, recorded in self._rows(
+            "SELECT result_id, scores, winners, why, recorded FROM corrections ORDER BY id"
+        ):
+            corrections.setdefault(result_id, []).append(
+                Correction(_outcome(scores, winners), why, recorded)
+            )
         results: dict[int, Result] = {}
         for row in self._rows(
             "SELECT pairing_id, scores, winners, hash, game_id, source, recorded, id "
             "FROM results ORDER BY id"
         ):
-            scores = None if row[1] is None else tuple(float(s) for s in json.loads(row[1]))
             results[row[0]] = Result(
-                Outcome(scores, tuple(json.loads(row[2]))), row[3], row[4], row[5], row[6], row[7]
+                _outcome(row[1], row[2]),
+                row[3],
+                row[4],
+                row[5],
+                row[6],
+                row[7],
+                tuple(corrections.get(row[7], ())),
             )
         pairings = tuple(
             Pairing(
@@ -429,6 +601,10 @@ class EventStore:
             )
         )
         return Event(name, hub, tuple(json.loads(boards)), tuple(divisions.values()), pairings)
+
+    def event_pairing(self, pairing_id: int) -> Pairing:
+        """One pairing, with its result, as `event()` reads it."""
+        return next(p for p in self.event().pairings if p.id == pairing_id)
 
     def data_version(self) -> int:
         """Changes whenever another connection commits: the hub rereads the event then."""
@@ -485,6 +661,12 @@ class EventStore:
             raise EventStoreError(f"cannot read: damaged ({err})", where=str(self.path)) from err
 
 
+def _outcome(scores: str | None, winners: str) -> Outcome:
+    """An outcome as the file keeps it: scores and winners as JSON."""
+    kept = None if scores is None else tuple(float(s) for s in json.loads(scores))
+    return Outcome(kept, tuple(json.loads(winners)))
+
+
 _EventRow = tuple[str, str, str, str]
 """name, hub, boards (JSON), created."""
 
@@ -533,7 +715,7 @@ def _prepare(conn: sqlite3.Connection, where: str, *, create: _EventRow | None) 
             try:
                 if _identity(conn) != (0, 0, 0):  # another `new` got there first
                     raise EventStoreError("already exists; an event file is made once", where=where)
-                for statement in _SCHEMA:
+                for statement in (*_SCHEMA, *_SCHEMA_2):
                     conn.execute(statement)
                 conn.execute(
                     "INSERT INTO event (id, name, hub, boards, created) VALUES (1, ?, ?, ?, ?)",
@@ -550,8 +732,7 @@ def _prepare(conn: sqlite3.Connection, where: str, *, create: _EventRow | None) 
             # Every table the schema makes must be there: a file cut short or edited
             # elsewhere is refused now rather than half-read later.
             names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
-            missing = {"event", "divisions", "players", "rounds", "pairings", "seats", "results"}
-            missing -= names
+            missing = set(_TABLES if version < 2 else (*_TABLES, *_TABLES_2)) - names
             if missing:
                 raise EventStoreError(
                     f"a damaged event file (no table {', '.join(sorted(missing))})", where=where
@@ -559,6 +740,8 @@ def _prepare(conn: sqlite3.Connection, where: str, *, create: _EventRow | None) 
             problems = [r[0] for r in conn.execute("PRAGMA quick_check").fetchall()]
             if problems != ["ok"]:
                 raise EventStoreError(f"a damaged event file ({problems[0]})", where=where)
+            if version < SCHEMA_VERSION:
+                _migrate(conn, where)
     except sqlite3.DatabaseError as err:
         if "not a database" in str(err) or "malformed" in str(err):
             raise EventStoreError(
@@ -567,6 +750,26 @@ def _prepare(conn: sqlite3.Connection, where: str, *, create: _EventRow | None) 
         raise EventStoreError(f"cannot open: {err}", where=where) from None
     except UnicodeDecodeError as err:
         raise EventStoreError(f"cannot open: damaged text ({err})", where=where) from None
+
+
+def _migrate(conn: sqlite3.Connection, where: str) -> None:
+    """An event file of an older schema brought to this one, in place, in one transaction:
+    killed half-way, the file is as it was, and the next open does it again."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        # Checked again under the write lock: another command may have done it meanwhile.
+        version, app_id, _ = _identity(conn)
+        _check_identity(version, app_id, where)
+        if version < 2:
+            for statement in _SCHEMA_2:
+                conn.execute(statement)
+        if version < SCHEMA_VERSION:
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
 
 
 def _identity(conn: sqlite3.Connection) -> tuple[int, int, int]:

@@ -9,9 +9,10 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
+from html import escape
 
 from companion.tournament.messages import game_title
-from companion.tournament.model import Event
+from companion.tournament.model import Event, Result
 from companion.tournament.ratings import replay
 from companion.tournament.standings import as_number, standings
 
@@ -28,7 +29,9 @@ STANDINGS_COLUMNS = (
     "rating_mu",
     "rating_sigma",
     "rating_ordinal",
+    "withdrawn",
 )
+"""`withdrawn`: the first round a withdrawn player is not paired in; empty while they play."""
 RESULTS_COLUMNS = (
     "division",
     "round",
@@ -40,7 +43,13 @@ RESULTS_COLUMNS = (
     "game_id",
     "record_hash",
     "recorded",
+    "corrected",
+    "why",
+    "note",
 )
+"""`scores`, `winners`: the result in force. A result corrected at the desk has the time of
+the correction in force, its reason, and a note saying what was first recorded (a table's
+record hash stays: the desk overrode the table)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,12 +84,14 @@ def tables(event: Event) -> Tables:
                     f"{rating.mu:.3f}",
                     f"{rating.sigma:.3f}",
                     f"{rating.ordinal:.3f}",
+                    str(division.withdrawn_from(row.name) or ""),
                 )
             )
     result_rows: list[tuple[str, ...]] = []
     for p in event.pairings:
         result = p.result
         outcome = result.outcome if result else None
+        corrected = result.corrected if result else None
         scores = (
             ""
             if outcome is None or outcome.scores is None
@@ -103,9 +114,29 @@ def tables(event: Event) -> Tables:
                 "" if result is None or result.game_id is None else str(result.game_id),
                 "" if result is None or result.record_hash is None else result.record_hash,
                 "" if result is None else result.recorded,
+                "" if corrected is None else corrected.recorded,
+                "" if corrected is None else corrected.why,
+                "" if result is None else correction_note(p.seats, result),
             )
         )
     return Tables(standing_rows, result_rows)
+
+
+def correction_note(seats: tuple[str, ...], result: Result) -> str:
+    """What a corrected result was first recorded as, and who changed it; empty for a
+    result never corrected."""
+    if not result.corrections:
+        return ""
+    first = result.as_recorded
+    won = " ".join(seats[w] for w in first.winners) or "nobody"
+    scores = "" if first.scores is None else " ".join(_number(s) for s in first.scores) + ", "
+    times = "" if len(result.corrections) == 1 else f" ({len(result.corrections)} corrections)"
+    if result.source == "table":
+        return (
+            f"the desk overrode the table's result{times}: the table reported {scores}"
+            f"won by {won} (record hash kept)"
+        )
+    return f"corrected at the desk{times}: first recorded {scores}won by {won}"
 
 
 def csv_text(event: Event) -> str:
@@ -154,15 +185,31 @@ def pdf_bytes(event: Event) -> tuple[bytes, tuple[str, ...]]:
         if division.setup:
             title += f", {division.setup} setup"
         story += [Paragraph(title, styles["Heading2"]), Spacer(1, 4)]
-        rows = [row[1:9] for row in found.standings if row[0] == division.name]
-        table = Table([STANDINGS_COLUMNS[1:9], *rows], repeatRows=1)
+        rows = [
+            (*row[1:9], f"from round {row[12]}" if row[12] else "")
+            for row in found.standings
+            if row[0] == division.name
+        ]
+        table = Table([(*STANDINGS_COLUMNS[1:9], "withdrawn"), *rows], repeatRows=1)
         table.setStyle(grid)
         story += [table, Spacer(1, 8)]
+        note = styles["BodyText"].clone("note", fontSize=7, leading=8)
         games = [
-            (r[1], r[2], r[3], r[4], r[5], r[6]) for r in found.results if r[0] == division.name
+            (
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                r[5],
+                r[6],
+                Paragraph(escape(f"{r[12]}; why: {r[11]}", quote=False), note) if r[12] else "",
+            )
+            for r in found.results
+            if r[0] == division.name
         ]
         if games:
-            table = Table([("round", "board", "players", "scores", "winners", "source"), *games])
+            heading = ("round", "board", "players", "scores", "winners", "source", "correction")
+            table = Table([heading, *games], colWidths=(None,) * 6 + (260,))
             table.setStyle(grid)
             story += [table, Spacer(1, 12)]
     out = io.BytesIO()

@@ -1,7 +1,8 @@
 """What the hub publishes, retained, under `<prefix>/<hub>/` (docs/tournament.md). Pure.
 
-- `standings/<division>`: the standings, with each player's rating;
-- `pairings/<division>`: the current round's tables and byes, with their results so far;
+- `standings/<division>`: the standings, with each player's rating (and withdrawal);
+- `pairings/<division>`: the current round's tables and byes, with their results so far
+  (a result corrected at the desk: the outcome in force, and the one first recorded);
 - `table/<board>`: the board's assignment, in a sentence a table can show.
 
 Schemas: companion/publish/schemas/{standings,pairings,assignment}.schema.json.
@@ -58,6 +59,7 @@ def standings_payload(event: Event, name: str, now: str) -> dict[str, Any]:
                 "score": row.score,
                 "played": row.played,
                 "byes": row.byes,
+                "withdrawn": division.withdrawn_from(row.name),
                 "rating": {
                     "mu": round(ratings[row.name].mu, 3),
                     "sigma": round(ratings[row.name].sigma, 3),
@@ -73,11 +75,23 @@ def _result(pairing: Pairing) -> dict[str, Any] | None:
     if pairing.result is None:
         return None
     outcome = pairing.result.outcome
+    corrected = pairing.result.corrected
+    recorded = pairing.result.as_recorded
     return {
         "scores": None if outcome.scores is None else list(outcome.scores),
         "winners": list(outcome.winners),
         "hash": pairing.result.record_hash,
         "source": pairing.result.source,
+        "corrected": None
+        if corrected is None
+        else {
+            "why": corrected.why,
+            "time": corrected.recorded,
+            "recorded": {
+                "scores": None if recorded.scores is None else list(recorded.scores),
+                "winners": list(recorded.winners),
+            },
+        },
     }
 
 

@@ -47,8 +47,20 @@ class Outcome:
 
 
 @dataclass(frozen=True, slots=True)
-class Result:
+class Correction:
+    """A result changed at the desk after it was recorded: the outcome in force from then
+    on. The result as first recorded is kept, and so is every earlier correction."""
+
     outcome: Outcome
+    why: str
+    recorded: str
+    """UTC, ISO 8601 with a Z."""
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    as_recorded: Outcome
+    """The outcome as first recorded (by the table, or typed at the desk)."""
     record_hash: str | None
     """The end of the game's hash chain as the table reported it; None for a result typed
     at the desk."""
@@ -59,6 +71,19 @@ class Result:
     """UTC, ISO 8601 with a Z."""
     order: int
     """Results are numbered as they arrive: ratings are replayed in this order."""
+    corrections: tuple[Correction, ...] = ()
+    """Changes made at the desk since, in order: the last one is in force."""
+
+    @property
+    def outcome(self) -> Outcome:
+        """The outcome in force: the last correction's, else as recorded. Standings,
+        ratings, exports and the hub use this one."""
+        return self.corrections[-1].outcome if self.corrections else self.as_recorded
+
+    @property
+    def corrected(self) -> Correction | None:
+        """The correction in force, if any."""
+        return self.corrections[-1] if self.corrections else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +121,17 @@ class Division:
     """Players per game: 2, or 3 or 4 for Swiss pods."""
     players: tuple[str, ...] = ()
     """In the order they were added."""
+    withdrawn: tuple[tuple[str, int], ...] = ()
+    """The players withdrawn now, each with the first round they are not paired in."""
+
+    def withdrawn_from(self, name: str) -> int | None:
+        """The first round `name` is not paired in, if they have withdrawn."""
+        return next((start for player, start in self.withdrawn if player == name), None)
+
+    def playing(self, round_number: int) -> tuple[str, ...]:
+        """The players to pair in round `round_number`: everyone not withdrawn by then."""
+        out = {player for player, start in self.withdrawn if start <= round_number}
+        return tuple(p for p in self.players if p not in out)
 
 
 @dataclass(frozen=True, slots=True)

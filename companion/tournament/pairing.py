@@ -18,7 +18,8 @@ docs/tournament.md; in short:
   added (the first stays put, the others turn one place a round); with an odd number, the
   one paired with the empty slot has a bye. Seats: the first player's table alternates by
   round, the others alternate by table, so nobody's first and second seats differ by more
-  than two over the whole round robin.
+  than two over the whole round robin. A withdrawn player keeps their place in the circle,
+  empty: whoever meets it has a bye, as against the empty slot of an odd number.
 - **Swiss pods** (3 or more sides): tables of the division's size, and when the players do
   not divide into them, tables one smaller (at the bottom), never below 3; whoever is left
   has a bye (lowest-ranked first, those without one before those with one). Each table is
@@ -33,7 +34,7 @@ docs/tournament.md; in short:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
@@ -205,9 +206,12 @@ def bye_order(ranked: Sequence[str], history: History) -> list[str]:
     return sorted(bottom_up, key=lambda p: history.byes.get(p, 0))
 
 
-def round_robin(players: Sequence[str], round_number: int) -> RoundPlan:
+def round_robin(
+    players: Sequence[str], round_number: int, absent: Collection[str] = ()
+) -> RoundPlan:
     """Round `round_number` (from 1) of a round robin by the circle method: the first player
-    stays put and the others turn one place each round."""
+    stays put and the others turn one place each round. `absent` players (withdrawn) keep
+    their place in the circle, as empty slots: whoever meets one has a bye."""
     slots: list[str | None] = [*players, None] if len(players) % 2 else list(players)
     n = len(slots)
     if not 1 <= round_number <= n - 1:
@@ -219,6 +223,7 @@ def round_robin(players: Sequence[str], round_number: int) -> RoundPlan:
     byes: list[str] = []
     for i in range(n // 2):
         a, b = circle[i], circle[n - 1 - i]
+        a, b = (None if a in absent else a), (None if b in absent else b)
         if a is None or b is None:
             byes.extend(p for p in (a, b) if p is not None)
             continue

@@ -47,11 +47,16 @@ def next_round(event: Event, name: str, taken: Collection[str] = ()) -> PlannedR
             f"division {name} has no game yet: companion tournament division {name} --game GAME"
         )
     players = division.players
-    if len(players) < division.sides:
-        raise UserError(
-            f"division {name} has {len(players)} player(s); a game needs {division.sides}"
-        )
     current = event.current_round(name)
+    # Withdrawn players are not paired; what they played still counts for everyone.
+    playing = division.playing(current + 1)
+    if len(playing) < division.sides:
+        withdrawn = len(players) - len(playing)
+        among = f" ({withdrawn} withdrawn)" if withdrawn else ""
+        raise UserError(
+            f"division {name} has {len(playing)} player(s) to pair{among}; a game needs "
+            f"{division.sides}"
+        )
     waiting = [p.board or "" for p in event.pairings_of(name, current) if p.is_open]
     if waiting:
         raise UserError(
@@ -64,9 +69,12 @@ def next_round(event: Event, name: str, taken: Collection[str] = ()) -> PlannedR
     games = event.pairings_of(name)
     history = pairing.History.of([p.seats for p in games])
     if division.system == "round-robin":
-        plan = pairing.round_robin(players, current + 1)
+        # The schedule stands: a withdrawn player's opponent has a bye, as against the
+        # empty slot of an odd number.
+        absent = set(players) - set(playing)
+        plan = pairing.round_robin(players, current + 1, absent=absent)
     else:
-        ranked = [row.name for row in standings(players, games)]
+        ranked = [row.name for row in standings(players, games) if row.name in playing]
         points = match_points(players, games)
         if division.sides == 2:
             plan = pairing.swiss(ranked, points, history)

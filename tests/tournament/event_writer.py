@@ -7,7 +7,8 @@ scores made from the pairing's id, so that every run writes the same event); the
 even rounds are recorded in one batch, as the hub records what it heard. Printed, each line
 flushed: "open" once the file is open, then "committed player N", "committed round R",
 "committed result ID" after each commit (each result of a batch once the batch is
-committed), and "done".
+committed), "committed correction ID" for some results of round 1 corrected once round 2
+is in, "committed withdrawal 3" when a player is withdrawn from round 3, and "done".
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from companion.tournament.rounds import next_round
 
 PLAYERS = [f"Player {n:02d}" for n in range(60)]
 ROUNDS = 6
+WITHDRAWN = "Player 07"
+"""Withdrawn after round 2: not paired from round 3 on."""
 
 
 def outcome(pairing_id: int) -> Outcome:
@@ -63,9 +66,24 @@ def main() -> int:
                     store.add_result(pairing_id, outcome(pairing_id), source="hand")
                     print(f"committed result {pairing_id}", flush=True)
             event = store.event()
-            if event.current_round("Open") == ROUNDS:
+            current = event.current_round("Open")
+            if current == 2:
+                # Corrections at the desk, and a withdrawal, are changes like the others.
+                for pairing in event.pairings_of("Open", 1):
+                    result = pairing.result
+                    if pairing.id % 5 == 0 and result is not None and not result.corrections:
+                        scores = result.outcome.scores or (0.0, 0.0)
+                        swapped = Outcome(
+                            (scores[1], scores[0]), tuple(1 - w for w in result.outcome.winners)
+                        )
+                        store.correct(pairing.id, swapped, why="scores swapped on the sheet")
+                        print(f"committed correction {pairing.id}", flush=True)
+                if event.division("Open").withdrawn_from(WITHDRAWN) is None:
+                    store.withdraw(WITHDRAWN)
+                    print("committed withdrawal 3", flush=True)
+            if current == ROUNDS:
                 break
-            planned = next_round(event, "Open")
+            planned = next_round(store.event(), "Open")
             store.add_round(planned)
             print(f"committed round {planned.round}", flush=True)
     print("done", flush=True)

@@ -217,6 +217,49 @@ def test_results_heard_while_another_command_wrote_the_file_are_still_handled(
     assert f"{PREFIX}/{HUB}/standings/Juniors" in kept(hub).topics()
 
 
+def test_a_correction_or_a_withdrawal_at_the_desk_is_published(hub: Hub) -> None:
+    """The desk corrects a table's result and withdraws a player while the hub runs: the
+    hub publishes what each changed, and only that."""
+    first = hub.store.event().pairings_of("Open", 1)[0]
+    heard(hub).hear("table-1", result(first, (14, 11)))
+    hub.step(0)
+    kept(hub).take()
+    with EventStore.open(hub.store.path) as desk:
+        desk.correct(first.id, Outcome((11.0, 14.0), (1,)), why="scores swapped")
+    hub.step(0)
+    assert sorted(kept(hub).topics()) == [
+        f"{PREFIX}/{HUB}/pairings/Open",
+        f"{PREFIX}/{HUB}/standings/Open",
+    ]
+    [standings] = kept(hub).payloads("standings")
+    winner = first.seats[1]
+    assert standings["standings"][0]["name"] == winner
+    assert standings["standings"][0]["rating"]["mu"] > 25
+    [pairings] = kept(hub).payloads("pairings")
+    table_1 = pairings["tables"][0]["result"]
+    assert table_1["winners"] == [1] and table_1["source"] == "table"
+    assert table_1["hash"] == hashlib.sha256(b"table-1").hexdigest()
+    assert table_1["corrected"]["why"] == "scores swapped"
+
+    # A withdrawal changes the standings only (marked), until the next round is paired.
+    kept(hub).take()
+    with EventStore.open(hub.store.path) as desk:
+        desk.withdraw("Hal")
+    hub.step(0)
+    assert kept(hub).topics() == [f"{PREFIX}/{HUB}/standings/Open"]
+    [standings] = kept(hub).payloads("standings")
+    assert {r["name"]: r["withdrawn"] for r in standings["standings"]}["Hal"] == 2
+
+    # The table's result heard again (the broker resends it retained): ignored, the
+    # correction stands.
+    kept(hub).take()
+    heard(hub).hear("table-1", result(first, (14, 11)))
+    hub.step(0)
+    assert kept(hub).messages == []
+    corrected = hub.store.event().pairings_of("Open", 1)[0].result
+    assert corrected is not None and corrected.outcome.winners == (1,)
+
+
 @pytest.mark.skipif(find_mosquitto() is None, reason="mosquitto is not installed")
 def test_every_topic_is_there_again_after_the_broker_restarts(tmp_path: Path) -> None:
     """Topics the hub published once, and not again since (unchanged), are sent again

@@ -553,6 +553,7 @@ def test_the_wall_shows_the_events_standings_from_the_hub_and_keeps_them_on_relo
                 "score": 30.0,
                 "played": 2,
                 "byes": 0,
+                "withdrawn": 3 if name == "Bo" else None,
                 "rating": {**rating, "ordinal": 3.0 - i},
             }
             for i, (name, points) in enumerate(
@@ -568,7 +569,13 @@ def test_the_wall_shows_the_events_standings_from_the_hub_and_keeps_them_on_relo
             {
                 "board": "table-2",
                 "names": ["Cy", "Bo"],
-                "result": {"scores": [31, 44], "winners": [1], "hash": None, "source": "hand"},
+                "result": {
+                    "scores": [31, 44],
+                    "winners": [1],
+                    "hash": None,
+                    "source": "hand",
+                    "corrected": None,
+                },
             },
         ],
         "byes": [],
@@ -591,5 +598,7 @@ def test_the_wall_shows_the_events_standings_from_the_hub_and_keeps_them_on_relo
             "#event .event-pairings li", "items => items.map(i => i.textContent)"
         )
         assert tables == ["table-1Di vs Ann", "table-2Cy vs Bo ✓"]  # board, then players
+        who = page.eval_on_selector_all("#event td.who", "cells => cells.map(c => c.textContent)")
+        assert who == ["Ann", "Di", "Cy", "Bo (withdrawn)"]
         if visit == 0:
             page.screenshot(path=str(shots / "wall-event-standings.png"))

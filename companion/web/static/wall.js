@@ -343,7 +343,7 @@ function renderEvent() {
         tr.dataset.name = row.name;
         tr.append(
           el("td", "rank", row.rank),
-          el("td", "who", row.name),
+          el("td", "who", row.withdrawn ? `${row.name} (withdrawn)` : row.name),
           el("td", "num points", row.points),
           el("td", "num", row.buchholz),
           el("td", "num", row.sonneborn_berger),
