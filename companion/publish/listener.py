@@ -13,10 +13,11 @@ board (its Last Will), and a listener going away must not say the board went off
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from companion.publish.publisher import parse_url, tls_context
+from companion.publish.publisher import BrokerAddress, parse_url, tls_context
 from companion.publish.round_trip import side_client
 
 log = logging.getLogger(__name__)
@@ -26,8 +27,11 @@ KEEPALIVE_S = 30
 
 
 class Listener:
-    def __init__(self, client: Any) -> None:
+    def __init__(self, client: Any, address: BrokerAddress) -> None:
         self._client = client
+        self.address = address
+        self.subscribed = threading.Event()
+        """Set once the broker has confirmed a subscription (tests wait on it)."""
 
     @classmethod
     def start(
@@ -41,12 +45,14 @@ class Listener:
         ca_file: str = "",
         cert_file: str = "",
         key_file: str = "",
+        name: str = "companion-listener",
     ) -> Listener:
         """Connects in the background and subscribes to `topics` at every connection;
-        `on_message(topic, payload)` runs on the listener's own thread."""
+        `on_message(topic, payload)` runs on the listener's own thread. `name` starts its
+        client id."""
         address = parse_url(url)
         tls = tls_context(address, ca_file, cert_file, key_file)
-        client = side_client(address, tls, "companion-listener", username, password)
+        client = side_client(address, tls, name, username, password)
         client.reconnect_delay_set(1, 30)
 
         def on_connect(client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
@@ -62,11 +68,13 @@ class Listener:
             except Exception:
                 log.warning("a message on %s could not be taken", message.topic, exc_info=True)
 
+        listener = cls(client, address)
         client.on_connect = on_connect
+        client.on_subscribe = lambda *args: listener.subscribed.set()
         client.on_message = on_message_received
         client.connect_async(address.host, address.port, keepalive=KEEPALIVE_S)
         client.loop_start()
-        return cls(client)
+        return listener
 
     def close(self) -> None:
         self._client.disconnect()

@@ -21,24 +21,14 @@ from __future__ import annotations
 
 import logging
 import queue
-import ssl
 import threading
 from collections.abc import Sequence
-from typing import Any
-
-import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
 
 from companion.config import BrokerConfig
 from companion.errors import UserError
+from companion.publish.listener import Listener
 from companion.publish.publisher import (
-    KEEPALIVE_S,
-    RECONNECT_MAX_S,
-    RECONNECT_MIN_S,
     Publisher,
-    PublisherError,
-    client_id_of,
-    parse_url,
 )
 from companion.publish.wire import HubTopics, WireError, encode
 from companion.store import utc_now
@@ -56,8 +46,11 @@ BATCH = 1000
 """Messages heard recorded in one transaction, at most."""
 
 
-class Listener(Closing):
-    """A subscriber to every table's result; what it hears waits in `heard`."""
+class ResultListener(Closing):
+    """A subscriber to every table's result (companion/publish/listener.py); what it hears
+    waits in `heard`, for the hub's thread. A clean session: its subscription is made
+    again on every connection, and the retained results come again with it (those already
+    recorded are ignored)."""
 
     def __init__(
         self,
@@ -70,57 +63,29 @@ class Listener(Closing):
         cert_file: str = "",
         key_file: str = "",
     ) -> None:
-        self.address = parse_url(url)
         self.topics = topics
         self.heard: queue.Queue[tuple[str, bytes]] = queue.Queue()
-        self.subscribed = threading.Event()
-        client = mqtt.Client(
-            CallbackAPIVersion.VERSION2,
-            client_id=client_id_of(f"{topics.hub}-listener", password),
-            transport=self.address.transport,
-            protocol=mqtt.MQTTv311,
-            clean_session=True,
+        self._listener = Listener.start(
+            url,
+            [topics.results],
+            lambda topic, payload: self.heard.put((topic, bytes(payload))),
+            username=username,
+            password=password,
+            ca_file=ca_file,
+            cert_file=cert_file,
+            key_file=key_file,
+            name=f"{topics.hub}-listener",
         )
-        if self.address.transport == "websockets":
-            client.ws_set_options(path=self.address.path)
-        if self.address.tls:
-            try:
-                context = ssl.create_default_context(cafile=ca_file or None)
-                if cert_file:
-                    context.load_cert_chain(cert_file, key_file or None)
-            except (OSError, ssl.SSLError) as err:
-                raise PublisherError(f"cannot use the broker's TLS files: {err}") from None
-            client.tls_set_context(context)
-        if username:
-            client.username_pw_set(username, password or None)
-        client.reconnect_delay_set(RECONNECT_MIN_S, RECONNECT_MAX_S)  # type: ignore[arg-type]
-        client.on_connect = self._on_connect
-        client.on_subscribe = lambda *args: self.subscribed.set()
-        client.on_message = self._on_message
-        self._client = client
-        client.connect_async(self.address.host, self.address.port, keepalive=KEEPALIVE_S)
-        client.loop_start()
-
-    def _on_connect(self, client: mqtt.Client, userdata: Any, *args: Any) -> None:
-        reason = args[1]
-        if reason.is_failure:
-            log.warning("the broker at %s refused the hub: %s", self.address.url, reason)
-            return
-        # A clean session forgets subscriptions: made again on every connection, and the
-        # retained results come again with it (those already recorded are ignored).
-        client.subscribe(self.topics.results, qos=1)
-
-    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        self.heard.put((message.topic, bytes(message.payload)))
+        self.address = self._listener.address
+        self.subscribed = self._listener.subscribed
 
     def close(self) -> None:
-        self._client.disconnect()
-        self._client.loop_stop()
+        self._listener.close()
 
 
 class Hub(Closing):
     def __init__(
-        self, store: EventStore, publisher: Publisher, listener: Listener, prefix: str
+        self, store: EventStore, publisher: Publisher, listener: ResultListener, prefix: str
     ) -> None:
         self.store = store
         self.publisher = publisher
@@ -154,7 +119,7 @@ class Hub(Closing):
             status_topic=topics.status,
         )
         try:
-            listener = Listener(
+            listener = ResultListener(
                 address,
                 topics=topics,
                 username=broker.username,

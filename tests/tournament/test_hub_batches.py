@@ -18,7 +18,7 @@ from companion.publish.mosquitto import Mosquitto, find_mosquitto
 from companion.publish.publisher import Publisher
 from companion.publish.wire import Message, encode, result_payload
 from companion.tournament.event_store import EventStore
-from companion.tournament.hub import Hub, Listener
+from companion.tournament.hub import Hub, ResultListener
 from companion.tournament.model import Outcome, Pairing
 from companion.tournament.rounds import next_round
 from tests.tournament.tables import PREFIX, Retained, running_hub, wait_until
@@ -96,7 +96,7 @@ def hub(tmp_path: Path) -> Any:
     path = tmp_path / "event.sqlite3"
     make_event(path)
     with EventStore.open(path) as store:
-        hub = Hub(store, cast(Publisher, Kept()), cast(Listener, Heard()), PREFIX)
+        hub = Hub(store, cast(Publisher, Kept()), cast(ResultListener, Heard()), PREFIX)
         hub.publish_all()
         yield hub
 
