@@ -9,28 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import main
 from companion.publish.wire import validate
 from companion.table.setups import GameSetup, save_setup
 from companion.tournament.event_store import EventStore
-
-
-@pytest.fixture(autouse=True)
-def _private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("COMPANION_DATA", str(tmp_path / "data"))
-    monkeypatch.setenv("COMPANION_CONFIG", str(tmp_path / "config.toml"))
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
-    assert main(["tournament", *argv]) == 0, capsys.readouterr().err
-    return capsys.readouterr().out
-
-
-def refused(capsys: pytest.CaptureFixture[str], message: str, *argv: str) -> None:
-    assert main(["tournament", *argv]) == 2
-    err = capsys.readouterr().err
-    assert message in err, err
-    assert err.count("\n") == 1 and "Traceback" not in err
+from tests.tournament.commands import refused, run
 
 
 @pytest.fixture()

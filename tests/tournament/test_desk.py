@@ -15,7 +15,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.cli import main
 from companion.errors import UserError
 from companion.publish.wire import validate
 from companion.tournament.event_store import EventStore
@@ -24,26 +23,9 @@ from companion.tournament.model import Outcome
 from companion.tournament.ratings import replay
 from companion.tournament.rounds import next_round, planned_rounds
 from companion.tournament.standings import standings
+from tests.tournament.commands import refused, run
 
 HASH = "9f2c6d0e4b8a71f35c2e9d1a0b7c4e6f8a3d5b2c1e0f9a8b7c6d5e4f3a2b1c0d"
-
-
-@pytest.fixture(autouse=True)
-def _private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("COMPANION_DATA", str(tmp_path / "data"))
-    monkeypatch.setenv("COMPANION_CONFIG", str(tmp_path / "config.toml"))
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
-    assert main(["tournament", *argv]) == 0, capsys.readouterr().err
-    return capsys.readouterr().out
-
-
-def refused(capsys: pytest.CaptureFixture[str], message: str, *argv: str) -> None:
-    assert main(["tournament", *argv]) == 2
-    err = capsys.readouterr().err
-    assert message in err, err
-    assert err.count("\n") == 1 and "Traceback" not in err
 
 
 def make(path: Path, names: tuple[str, ...], **division: object) -> None:
