@@ -23,7 +23,7 @@ import json
 import sqlite3
 from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -34,6 +34,7 @@ from companion.errors import UserError
 from companion.games import find_engine
 from companion.games.contract import JSON, BadData, BadSetup, GameEngine, IllegalAction
 from companion.record import RecordHeader, write_record
+from companion.sqlite_writes import immediate
 
 SCHEMA_VERSION = 5
 APPLICATION_ID = 0x54544331
@@ -630,19 +631,12 @@ class Store:
     def _transaction(self, what: str) -> Iterator[sqlite3.Connection]:
         conn = self._connection()
         try:
-            # IMMEDIATE takes the write lock before the checks run, so two writers cannot
-            # both see the same "last seq" and both append after it.
-            conn.execute("BEGIN IMMEDIATE")
-            yield conn
-            conn.execute("COMMIT")
-        except BaseException as err:
-            if conn.in_transaction:
-                # SQLite may already have rolled back; the original error is what matters.
-                with suppress(sqlite3.Error):
-                    conn.execute("ROLLBACK")
-            if isinstance(err, sqlite3.Error):
-                raise StoreError(f"{what}: {err}", where=str(self.path)) from err
-            raise
+            # The write lock before the checks: two writers cannot both see the same "last
+            # seq" and both append after it.
+            with immediate(conn):
+                yield conn
+        except sqlite3.Error as err:
+            raise StoreError(f"{what}: {err}", where=str(self.path)) from err
 
     def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         conn = self._connection()
@@ -748,8 +742,7 @@ def _prepare(conn: sqlite3.Connection, where: str) -> None:
         # subscriber heard about survives a power cut, not just a crash.
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with immediate(conn):
             # Checked again under the write lock: another process may have created it.
             version, app_id, tables = _identity(conn)
             _check_identity(version, app_id, tables, where)
@@ -773,11 +766,6 @@ def _prepare(conn: sqlite3.Connection, where: str) -> None:
                 _migrate_chain(conn)
             if version < SCHEMA_VERSION:
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
     except sqlite3.DatabaseError as err:
         if "not a database" in str(err) or "malformed" in str(err):
             raise StoreError("not a games store (not an SQLite database)", where=where) from None

@@ -33,6 +33,7 @@ from typing import Any, cast
 from companion.errors import UserError
 from companion.games import plugin_names
 from companion.publish.wire import check_board_id, check_topic_level
+from companion.sqlite_writes import immediate
 from companion.store import utc_now
 from companion.tournament.model import (
     SYSTEMS,
@@ -512,20 +513,11 @@ class EventStore:
             return
         conn = self._connection()
         try:
-            conn.execute("BEGIN IMMEDIATE")
+            with immediate(conn):
+                self._batch = True
+                yield
         except sqlite3.Error as err:
             raise EventStoreError(f"{what}: {err}", where=str(self.path)) from err
-        self._batch = True
-        try:
-            yield
-            conn.execute("COMMIT")
-        except BaseException as err:
-            if conn.in_transaction:
-                with suppress(sqlite3.Error):
-                    conn.execute("ROLLBACK")
-            if isinstance(err, sqlite3.Error):
-                raise EventStoreError(f"{what}: {err}", where=str(self.path)) from err
-            raise
         finally:
             self._batch = False
 
@@ -711,8 +703,7 @@ def _prepare(conn: sqlite3.Connection, where: str, *, create: _EventRow | None) 
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
         if create is not None:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
+            with immediate(conn):
                 if _identity(conn) != (0, 0, 0):  # another `new` got there first
                     raise EventStoreError("already exists; an event file is made once", where=where)
                 for statement in (*_SCHEMA, *_SCHEMA_2):
@@ -723,11 +714,6 @@ def _prepare(conn: sqlite3.Connection, where: str, *, create: _EventRow | None) 
                 )
                 conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
         else:
             # Every table the schema makes must be there: a file cut short or edited
             # elsewhere is refused now rather than half-read later.
@@ -755,8 +741,7 @@ def _prepare(conn: sqlite3.Connection, where: str, *, create: _EventRow | None) 
 def _migrate(conn: sqlite3.Connection, where: str) -> None:
     """An event file of an older schema brought to this one, in place, in one transaction:
     killed half-way, the file is as it was, and the next open does it again."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with immediate(conn):
         # Checked again under the write lock: another command may have done it meanwhile.
         version, app_id, _ = _identity(conn)
         _check_identity(version, app_id, where)
@@ -765,11 +750,6 @@ def _migrate(conn: sqlite3.Connection, where: str) -> None:
                 conn.execute(statement)
         if version < SCHEMA_VERSION:
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
 
 
 def _identity(conn: sqlite3.Connection) -> tuple[int, int, int]:
