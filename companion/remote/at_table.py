@@ -104,6 +104,24 @@ class RemoteBroker:
         }
 
 
+@dataclass(frozen=True, kw_only=True)
+class RemoteChoice:
+    """What `companion remote` asks of the app: host a game (a new one from New game, or
+    one of the store resumed), or join one."""
+
+    role: str
+    """'host' or 'join'."""
+    match: str
+    broker: str | None = None
+    """The broker's URL; None for the config's [broker] url."""
+    sides: tuple[int, ...] = ()
+    """The host's sides; the guest's are the rest."""
+    resume: int | None = None
+    """The host shares this game of its store, taken up again."""
+    timeout_s: float = 30.0
+    """How long the guest waits for the invitation."""
+
+
 @dataclass(frozen=True)
 class RemoteView:
     """What a screen shows of remote play."""
@@ -342,3 +360,10 @@ def _table_of(names: tuple[str, ...]) -> str:
         return "the other table"
     who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     return f"{who}'s table"
+
+
+def side_count(referee: Referee) -> int:
+    """How many sides the game has, from its setup's "sides" (two when it does not list
+    them)."""
+    sides = referee.store.header(referee.game_id).setup.get("sides")
+    return len(sides) if isinstance(sides, list) else 2

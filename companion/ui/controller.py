@@ -37,10 +37,12 @@ from companion.games import find_plugin, plugin_names
 from companion.games.contract import IllegalAction
 from companion.remote.at_table import (
     RemoteBroker,
+    RemoteChoice,
     RemoteTable,
     guest_table,
     host_table,
     invitation_of,
+    side_count,
 )
 from companion.remote.errors import RemoteError
 from companion.remote.shared import join
@@ -165,13 +167,19 @@ class Controller:
         *,
         match: str,
         host_sides: Sequence[int],
-        guest_sides: Sequence[int],
+        guest_sides: Sequence[int] | None = None,
     ) -> RemoteTable:
         """Shares the game being played (just started, or resumed) with another companion,
-        which joins it as `match` (docs/remote-play.md): this table plays `host_sides`, and
-        its game clock is the game's. RemoteError when no game is played, or a bad match."""
+        which joins it as `match` (docs/remote-play.md): this table plays `host_sides`, the
+        other `guest_sides` (by default every other side), and this table's game clock is
+        the game's. RemoteError when no game is played, or the sides do not fit."""
         if self.play is None:
             raise RemoteError("no game is being played here to share")
+        count = side_count(self.play.referee)
+        if any(not 0 <= side < count for side in host_sides):
+            raise RemoteError(f"this game's sides are 0 to {count - 1}, not {list(host_sides)}")
+        if guest_sides is None:
+            guest_sides = [side for side in range(count) if side not in host_sides]
         self._close_remote()
         self.remote = host_table(
             self.play.referee,
@@ -193,6 +201,25 @@ class Controller:
         play = self._take_up(seat_of(referee.engine.name), referee, None, timed=False)
         self.remote = guest_table(play, broker, match=match, invitation=invitation)
         return play
+
+    def begin_remote(self, choice: RemoteChoice) -> Play | None:
+        """What `companion remote` asks at the app's start: joins the game hosted, or takes
+        up and shares the game to resume. None when the game to host is still to be begun
+        (New game): `share_started` shares it then."""
+        broker = RemoteBroker.of(self.config.broker, choice.broker)
+        if choice.role == "join":
+            return self.join_remote(broker, match=choice.match, timeout_s=choice.timeout_s)
+        if choice.resume is None:
+            return None
+        play = self.resume(choice.resume)
+        self.host_remote(broker, match=choice.match, host_sides=choice.sides)
+        return play
+
+    def share_started(self, choice: RemoteChoice) -> None:
+        """A game just begun at the host of `companion remote host`: shared."""
+        if choice.role == "host" and self.play is not None and self.remote is None:
+            broker = RemoteBroker.of(self.config.broker, choice.broker)
+            self.host_remote(broker, match=choice.match, host_sides=choice.sides)
 
     def _take_up(self, seat: Seat, referee: Referee, choices: Any, *, timed: bool = True) -> Play:
         """`timed` False: the game's clock runs elsewhere (a remote game's host)."""

@@ -8,11 +8,12 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
 
+from companion.cli import main
 from companion.config import BrokerConfig, Config
 from companion.games import find_plugin
 from companion.games.contract import IllegalAction
@@ -22,7 +23,7 @@ from companion.games.memwars.play.live import LiveGame
 from companion.games.memwars.play.table import MemWarsPlay
 from companion.games.memwars.play.virtual_table import VirtualTable
 from companion.publish.mosquitto import Mosquitto
-from companion.remote.at_table import REMOTE_RULE, RemoteBroker, RemoteTable
+from companion.remote.at_table import REMOTE_RULE, RemoteBroker, RemoteChoice, RemoteTable
 from companion.remote.errors import RemoteError
 from companion.remote.state import LinkState
 from companion.session import Referee
@@ -269,3 +270,55 @@ def test_a_broker_must_be_named(tmp_path: Path) -> None:
     with pytest.raises(RemoteError, match="broker both companions reach"):
         RemoteBroker.of(BrokerConfig())
     assert RemoteBroker.of(BrokerConfig(username="u"), "mqtt://h:1").login()["username"] == "u"
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["remote", "host", "a/b", "--sides", "0"], "match name"),
+        (["remote", "host", "m1", "--sides", "-1"], "--sides must be side numbers"),
+        (["remote", "join", "m1", "--timeout", "0"], "--timeout must be more than 0"),
+        (["remote", "join", "m1"], "broker both companions reach"),
+    ],
+)
+def test_bad_input_to_companion_remote_is_one_line(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("")
+    assert main(["--config", str(config), *argv]) == 2
+    err = capsys.readouterr().err
+    assert said in err and err.count("\n") == 1
+
+
+def test_companion_remote_hosts_a_game_resumed_and_joins_it(
+    tmp_path: Path, broker: Mosquitto
+) -> None:
+    config = replace(Config(), broker=BrokerConfig(url=broker.url))
+    with (
+        Store.open(tmp_path / "host.sqlite3") as host_store,
+        Store.open(tmp_path / "guest.sqlite3") as guest_store,
+    ):
+        host = Controller(config, host_store)
+        guest = Controller(config, guest_store)
+        try:
+            game_id = host.start("memwars", MemWarsChoices(quadrants=1, seed=3)).referee.game_id
+            host.close()
+            share = RemoteChoice(role="host", match="m3", sides=(1,), resume=game_id)
+            assert host.begin_remote(share) is not None
+            assert guest.begin_remote(RemoteChoice(role="join", match="m3")) is not None
+            assert guest.remote is not None and guest.remote.link.sides == {0}
+            assert guest.clock is None  # the host's clock is the game's
+            deadline = time.monotonic() + DEADLINE_S
+            while not all(
+                c.remote is not None and c.remote.state is LinkState.CONNECTED
+                for c in (host, guest)
+            ):
+                assert time.monotonic() < deadline
+                host.step()
+                guest.step()
+            assert host.remote is not None
+            assert host.remote.view().line == "Remote: connected to Player 1's table"
+        finally:
+            host.close()
+            guest.close()
