@@ -265,6 +265,14 @@ class CompanionApp(App):
             self.controller.share_started(self.remote)
         self._follow(play)
 
+    def mirrored_done(self) -> None:
+        """The Done touch: the other table's move is laid here."""
+        self.controller.confirm_mirrored()
+        play = self.controller.play
+        if play is not None and self.manager is not None:
+            remote = self.controller.remote
+            self.play_screen(play).show_remote(remote.view() if remote is not None else None)
+
     def _begin_remote(self) -> None:
         assert self.remote is not None
         play = self.controller.begin_remote(self.remote)
@@ -332,6 +340,8 @@ class CompanionApp(App):
         screen = self.play_screen(play)
         if self.manager.current == screen.name:
             screen.show_clocks()
+            remote = self.controller.remote
+            screen.show_remote(remote.view() if remote is not None else None)
         if self.lights is not None:
             self.controller.show_lights(self.lights)
 
