@@ -45,6 +45,9 @@ class Notification:
     """The state after the action: the full table view, hidden values included."""
     t: float
     """Seconds since the game started, as recorded."""
+    elsewhere: bool = False
+    """The action was recorded first by another companion sharing the game (remote play,
+    companion/remote): its pieces are not on this table until a player here lays them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +60,9 @@ class TakenBack(Action):
 
 
 Subscriber = Callable[[Notification], None]
+Gate = Callable[[Action], None]
+"""Refuses a decision made at this table (IllegalAction) before it is played, or lets it
+through."""
 
 
 class Referee:
@@ -69,6 +75,11 @@ class Referee:
         self.engine: GameEngine[Any]
         self.engine, self._state, self._seq = load_game(store, game_id)
         self._subscribers: list[Subscriber] = []
+        self.gate: Gate | None = None
+        """Asked before a decision made at this table is played (a move or a takeback; not
+        an action recorded elsewhere, whose `t` is given): raises IllegalAction to refuse
+        it. Remote play refuses the other table's decisions, and any while the game waits
+        on the link or on the other table's pieces (companion/remote/at_table.py)."""
         self._clock = clock
         row = store.game(game_id)
         # t continues from the last recorded action: the time the companion was off does
@@ -149,9 +160,11 @@ class Referee:
         `t`: the game time the action was recorded at by another companion sharing the
         game (companion/remote), instead of this referee's clock; this referee's time goes
         on from it. The store refuses a time before the last action's."""
+        given = t is not None
+        if self.gate is not None and not given:
+            self.gate(action)
         state, events = self.engine.apply(self._state, action)
         seq = self._seq + 1
-        given = t is not None
         t = float(t) if t is not None else self.elapsed()
         action_dict = self.engine.action_to_dict(action)
         # Payloads only at DEBUG: an action may carry a face-down value.
@@ -166,7 +179,9 @@ class Referee:
         log.info("game %d: action %d (%s) committed", self.game_id, seq, action.kind)
         if self.engine.is_over(state):
             self._mark_finished()
-        self._notify(Notification(seq=seq, action=action, events=events, state=state, t=t))
+        self._notify(
+            Notification(seq=seq, action=action, events=events, state=state, t=t, elsewhere=given)
+        )
         return events
 
     def take_back(self) -> int:
@@ -177,6 +192,8 @@ class Referee:
         if not live or self.engine.is_over(self._state):
             raise IllegalAction("takeback", "there is no move to take back")
         seq = live[-1][0]
+        if self.gate is not None:
+            self.gate(TakenBack(seq))
         t = self.elapsed()
         self.store.take_back(self.game_id, seq, t)
         self.engine, self._state, self._seq = load_game(self.store, self.game_id)

@@ -14,6 +14,7 @@ from typing import Any
 from companion.commands.options import add_local_option
 from companion.errors import UserError
 from companion.launch.app import AppOptions, run_app
+from companion.remote.at_table import RemoteChoice
 from companion.streaming import DISPLAY_PORT
 
 SIZE = re.compile(r"^(\d{3,4})x(\d{3,4})$")
@@ -23,6 +24,12 @@ def register(commands: Any) -> None:
     parser: argparse.ArgumentParser = commands.add_parser(
         "app", help="the touchscreen app: new games, live refereeing, scores"
     )
+    add_app_arguments(parser)
+    parser.set_defaults(run=run)
+
+
+def add_app_arguments(parser: argparse.ArgumentParser) -> None:
+    """The app's options (`companion app`, and `companion remote`, which runs it too)."""
     parser.add_argument("--fullscreen", action="store_true", help="fill the screen (a kiosk)")
     parser.add_argument(
         "--size",
@@ -71,10 +78,9 @@ def register(commands: Any) -> None:
         help="open New game with a named setup or a setup file: its game, options and house "
         "rules (`companion setup --help`)",
     )
-    parser.set_defaults(run=run)
 
 
-def options_of(args: argparse.Namespace) -> AppOptions:
+def options_of(args: argparse.Namespace, remote: RemoteChoice | None = None) -> AppOptions:
     match = SIZE.match(args.size)
     if match is None:
         raise UserError(f"--size must look like 800x480, not {args.size!r}")
@@ -91,6 +97,7 @@ def options_of(args: argparse.Namespace) -> AppOptions:
         check=args.check,
         display_port=args.display_port,
         setup=args.setup,
+        remote=remote,
     )
 
 

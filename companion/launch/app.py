@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.config import Config, load_config
 from companion.errors import UserError
+from companion.remote.at_table import RemoteBroker, RemoteChoice
 from companion.stopping import restore_sigterm, stop_on_sigterm
 from companion.streaming import DISPLAY_PORT, Streaming
 from companion.table.setups import find_setup
@@ -51,6 +52,8 @@ class AppOptions:
     display_port: int = DISPLAY_PORT
     setup: str | None = None
     """A named setup or a setup file New game opens with (companion/table/setups.py)."""
+    remote: RemoteChoice | None = None
+    """`companion remote`: a game hosted here for another companion, or joined."""
 
 
 def run_app(args: AppOptions) -> int:
@@ -58,6 +61,8 @@ def run_app(args: AppOptions) -> int:
     started = time.monotonic()
     config = load_config(args.config)
     width, height = args.size
+    if args.remote is not None:
+        RemoteBroker.of(config.broker, args.remote.broker)  # a broker to reach, or one line
     if not args.check and not has_screen():
         raise UserError(
             "no screen to draw on: run it on the Pi's display or a desktop (DISPLAY or "
@@ -98,6 +103,7 @@ def run_app(args: AppOptions) -> int:
             qr_path=_qr(page_url, scratch) if page_url else "",
         )
         app.setup = setup
+        app.remote = args.remote
         if streaming is not None:
             on_air = streaming
             app.private_links = on_air.private_links

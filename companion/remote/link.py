@@ -168,17 +168,25 @@ class RemoteLink(Closing):
         """Plays a decision of one of this companion's sides (IllegalAction as the referee
         says); RemoteError when the rules wait on the other companion, or the link stopped.
         While the link is down the move is recorded, and sent when it is back."""
+        refusal = self.refusal()
+        if refusal is not None:
+            raise RemoteError(refusal)
+        return self.referee.submit(action)
+
+    def refusal(self) -> str | None:
+        """Why no decision can be made at this table now (the link stopped, the game is over,
+        the rules wait on the other table); None when one can."""
         if self._disagreement is not None:
-            raise RemoteError(f"remote play stopped: {self._disagreement}")
+            return f"remote play stopped: {self._disagreement}"
         expectation = self.referee.expected()
         if expectation is None:
-            raise RemoteError("the game is over")
+            return "the game is over"
         if not self.owns(expectation.actor):
-            raise RemoteError(
+            return (
                 f"this is the other companion's decision ({_who(expectation.actor)}): it is "
                 "made at the other table"
             )
-        return self.referee.submit(action)
+        return None
 
     def pump(self, timeout: float = 0.0) -> int:
         """Takes in what the other companion sent (waiting up to `timeout` for something),

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from companion.games import find_plugin
 from companion.table.camera_watch import CameraWatch
@@ -26,7 +26,7 @@ from companion.table.not_started import NotStarted
 
 if TYPE_CHECKING:
     from companion.config import Config
-    from companion.session import Referee
+    from companion.session import Notification, Referee
     from companion.store import Store
     from companion.table.card_reading import CardReading
     from companion.table.choices import NewGameForm
@@ -73,6 +73,25 @@ class Play(Protocol):
 
     def close(self) -> None:
         """Stops what the play runs (a virtual table, a camera watch, a search)."""
+        ...
+
+
+@runtime_checkable
+class Mirrors(Protocol):
+    """A play that can tell the players at its table what another table's move changed on
+    the board (remote play, companion/remote/at_table.py), and whether its camera sees the
+    board as the rules have it. A play without it: the move is narrated, and a touch says
+    the pieces are laid."""
+
+    def mirror_instruction(self, before: Any, note: Notification) -> str:
+        """What to lay, take or turn at this table for the move `note` made elsewhere from
+        the state `before`, in words ("Basil claims place 12: put a red crystal on place
+        12."); '' when the move changes nothing on the board. Names no hidden value."""
+        ...
+
+    def table_matches(self) -> bool | None:
+        """Whether the camera sees the board as the rules have it (a player's override
+        counting as the rules' contents); None when no camera watches the board."""
         ...
 
 

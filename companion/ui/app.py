@@ -26,6 +26,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.errors import UserError
 from companion.games import find_plugin, plugin_names
+from companion.remote.at_table import RemoteChoice
 from companion.table.assignment import Assignment
 from companion.table.play import Play
 from companion.table.setups import GameSetup
@@ -123,6 +124,8 @@ class CompanionApp(App):
         self.on_first_frame: Any = None
         """Called once, with no arguments, when the window has drawn its first frame."""
         self.setup: GameSetup | None = None
+        self.remote: RemoteChoice | None = None
+        """`companion remote`: the game begun or resumed here is shared, or one is joined."""
         """A setup New game opens with (`companion app --setup`)."""
         self.private_links: Callable[[], list[tuple[str, str]]] = list
         """Each side's private page of the game in play (the stream's), for Phones."""
@@ -227,6 +230,8 @@ class CompanionApp(App):
                 ExceptionManager.remove_handler(handler)
         ExceptionManager.add_handler(_Shown(self))
         Clock.schedule_interval(self.step, STEP_SECONDS)
+        if self.remote is not None:
+            Clock.schedule_once(lambda _dt: self._begin_remote())
         from kivy.core.window import Window
 
         Window.bind(on_flip=self._flipped, on_key_down=self._key_down)
@@ -253,8 +258,26 @@ class CompanionApp(App):
         return self.manager.get_screen(name)
 
     def start_game(self, game: str, choices: Any) -> None:
-        """A new game of `game` from the New game screen's choices."""
-        self._follow(self.controller.start(game, choices))
+        """A new game of `game` from the New game screen's choices (shared with the other
+        table under `companion remote host`)."""
+        play = self.controller.start(game, choices)
+        if self.remote is not None:
+            self.controller.share_started(self.remote)
+        self._follow(play)
+
+    def mirrored_done(self) -> None:
+        """The Done touch: the other table's move is laid here."""
+        self.controller.confirm_mirrored()
+        play = self.controller.play
+        if play is not None and self.manager is not None:
+            remote = self.controller.remote
+            self.play_screen(play).show_remote(remote.view() if remote is not None else None)
+
+    def _begin_remote(self) -> None:
+        assert self.remote is not None
+        play = self.controller.begin_remote(self.remote)
+        if play is not None:
+            self._follow(play)
 
     def resume_game(self, game_id: int) -> None:
         self._follow(self.controller.resume(game_id))
@@ -317,6 +340,8 @@ class CompanionApp(App):
         screen = self.play_screen(play)
         if self.manager.current == screen.name:
             screen.show_clocks()
+            remote = self.controller.remote
+            screen.show_remote(remote.view() if remote is not None else None)
         if self.lights is not None:
             self.controller.show_lights(self.lights)
 

@@ -8,6 +8,10 @@ Kivy, so the whole app can be driven by tests and scripts too.
     play.decide("claim", 17)         # a touch
     app.step()                       # often: a simulated opponent, the game clock
 
+    app.host_remote(broker, match="ada-basil", host_sides={0}, guest_sides={1})
+    play = app.join_remote(broker, match="ada-basil")   # at the other companion
+    app.remote.view().line           # 'Remote: connected to Basil's table'
+
 Every game is begun and taken up by its seat (companion/table/play.py), which its plugin
 names; what every game shares (the card reader, the camera's calibration, the clock, the
 stream) is opened here.
@@ -15,6 +19,7 @@ stream) is opened here.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -29,6 +34,18 @@ from companion.config import Config
 from companion.decks import find_deck
 from companion.devices.keyboard import KeyboardButtons
 from companion.games import find_plugin, plugin_names
+from companion.games.contract import IllegalAction
+from companion.remote.at_table import (
+    RemoteBroker,
+    RemoteChoice,
+    RemoteTable,
+    guest_table,
+    host_table,
+    invitation_of,
+    side_count,
+)
+from companion.remote.errors import RemoteError
+from companion.remote.shared import join
 from companion.session import Referee
 from companion.store import GameRow, Store
 from companion.study.from_play import learn_from_games
@@ -89,7 +106,10 @@ class Controller:
         self.play: Play | None = None
         """The game being played, if one is."""
         self.clock: GameClock | None = None
-        """Its game clock, when it is timed."""
+        """Its game clock, when it is timed (and kept here: not at a remote game's guest,
+        which shows the host's)."""
+        self.remote: RemoteTable | None = None
+        """The link to the other table, while the game is played remotely."""
         self.config_path: Path | None = None
         """Where Settings saves; None for the usual place (`companion config path`)."""
         self._put_down: Callable[[], None] | None = None
@@ -141,7 +161,68 @@ class Controller:
         referee = Referee.resume(self.store, game_id)
         return self._take_up(seat_of(referee.engine.name), referee, None)
 
-    def _take_up(self, seat: Seat, referee: Referee, choices: Any) -> Play:
+    def host_remote(
+        self,
+        broker: RemoteBroker,
+        *,
+        match: str,
+        host_sides: Sequence[int],
+        guest_sides: Sequence[int] | None = None,
+    ) -> RemoteTable:
+        """Shares the game being played (just started, or resumed) with another companion,
+        which joins it as `match` (docs/remote-play.md): this table plays `host_sides`, the
+        other `guest_sides` (by default every other side), and this table's game clock is
+        the game's. RemoteError when no game is played, or the sides do not fit."""
+        if self.play is None:
+            raise RemoteError("no game is being played here to share")
+        count = side_count(self.play.referee)
+        if any(not 0 <= side < count for side in host_sides):
+            raise RemoteError(f"this game's sides are 0 to {count - 1}, not {list(host_sides)}")
+        if guest_sides is None:
+            guest_sides = [side for side in range(count) if side not in host_sides]
+        self._close_remote()
+        self.remote = host_table(
+            self.play.referee,
+            self.play,
+            broker,
+            match=match,
+            host_sides=host_sides,
+            guest_sides=guest_sides,
+            game_clock=self.clock,
+        )
+        return self.remote
+
+    def join_remote(self, broker: RemoteBroker, *, match: str, timeout_s: float = 30.0) -> Play:
+        """Joins the game another companion hosts as `match`, and takes it up at this table
+        (again, after a restart, where the store left it). RemoteError when no invitation
+        comes within `timeout_s`, or the game cannot be recorded here."""
+        invitation = invitation_of(broker, match=match, timeout_s=timeout_s)
+        referee = join(self.store, invitation)
+        play = self._take_up(seat_of(referee.engine.name), referee, None, timed=False)
+        self.remote = guest_table(play, broker, match=match, invitation=invitation)
+        return play
+
+    def begin_remote(self, choice: RemoteChoice) -> Play | None:
+        """What `companion remote` asks at the app's start: joins the game hosted, or takes
+        up and shares the game to resume. None when the game to host is still to be begun
+        (New game): `share_started` shares it then."""
+        broker = RemoteBroker.of(self.config.broker, choice.broker)
+        if choice.role == "join":
+            return self.join_remote(broker, match=choice.match, timeout_s=choice.timeout_s)
+        if choice.resume is None:
+            return None
+        play = self.resume(choice.resume)
+        self.host_remote(broker, match=choice.match, host_sides=choice.sides)
+        return play
+
+    def share_started(self, choice: RemoteChoice) -> None:
+        """A game just begun at the host of `companion remote host`: shared."""
+        if choice.role == "host" and self.play is not None and self.remote is None:
+            broker = RemoteBroker.of(self.config.broker, choice.broker)
+            self.host_remote(broker, match=choice.match, host_sides=choice.sides)
+
+    def _take_up(self, seat: Seat, referee: Referee, choices: Any, *, timed: bool = True) -> Play:
+        """`timed` False: the game's clock runs elsewhere (a remote game's host)."""
         self.close()
         if find_plugin(referee.engine.name).deck:
             self._open_reader(referee)
@@ -159,6 +240,9 @@ class Controller:
         # The clock first: it follows each action before the play draws it, so a view
         # drawn after an action shows the clock as that action left it.
         parts = parts_of(referee, self.reading, self.call_soon)
+        if not timed and parts.clock is not None:
+            parts.clock.close()
+            parts = dataclasses.replace(parts, clock=None)
         self.clock = parts.clock
         self.play = seat.take_up(referee, at, choices)
         if self.on_game is not None:
@@ -351,6 +435,7 @@ class Controller:
 
     def close(self) -> None:
         """Puts the game down (it stays in the store: Home offers to resume it)."""
+        self._close_remote()
         if self.play is not None:
             self.play.close()
             self.play = None
@@ -367,6 +452,11 @@ class Controller:
             self._put_down()
             self._put_down = None
 
+    def _close_remote(self) -> None:
+        if self.remote is not None:
+            self.remote.close()
+            self.remote = None
+
     # -- play ------------------------------------------------------------------------------
 
     def step(self) -> bool:
@@ -376,14 +466,28 @@ class Controller:
         return self.play is not None and self.play.step()
 
     def tick(self) -> None:
-        """Ticks the game clock (a flag falls, a delay runs out)."""
+        """Takes in the other table's moves (a remote game), and ticks the game clock (a
+        flag falls, a delay runs out)."""
+        if self.remote is not None:
+            self.remote.pump()
         if self.clock is not None:
-            self.clock.tick()
+            try:
+                self.clock.tick()
+            except IllegalAction as refused:
+                # A flag fallen while the rules wait on the other table (remote play).
+                log.info("the game clock's flag is not played here: %s", refused.explanation)
+
+    def confirm_mirrored(self) -> str | None:
+        """Done: the other table's pieces are laid here (no camera checks them). None, or
+        why not."""
+        if self.remote is None:
+            return "This game is not played remotely."
+        return self.remote.confirm_mirrored()
 
     def clock_face(self) -> ClockFace:
         clock = self.clock
         if clock is None:
-            return ClockFace()
+            return self._remote_clock_face()
         display = clock.display()
         return ClockFace(
             tuple(format_time(p.remaining_ns) for p in display.players),
@@ -392,6 +496,24 @@ class Controller:
             tuple("flag" if p.flagged else p.detail for p in display.players),
             next((i for i, p in enumerate(display.players) if p.delay_ns), None),
         )
+
+    def _remote_clock_face(self) -> ClockFace:
+        """At a remote game's guest: the host's clock, from its latest reading, counted on
+        since it came."""
+        heard = self.remote.clock_reading() if self.remote is not None else None
+        if heard is None:
+            return ClockFace()
+        reading, age_s = heard
+        running = reading.get("running")
+        paused = bool(reading.get("paused"))
+        texts, details = [], []
+        for i, player in enumerate(reading.get("players", [])):
+            spent_ms = round(age_s * 1000) if i == running and not paused else 0
+            spent_ms = max(0, spent_ms - int(player.get("delay_ms", 0)))
+            remaining_ms = max(0, int(player.get("remaining_ms", 0)) - spent_ms)
+            texts.append(format_time(remaining_ms * 1_000_000))
+            details.append("flag" if player.get("flagged") else str(player.get("detail", "")))
+        return ClockFace(tuple(texts), running, paused, tuple(details))
 
     def key(self, char: str) -> bool:
         """A key typed on the app's keyboard: the clock's buttons ('1', '2', ... one per

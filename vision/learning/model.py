@@ -6,7 +6,8 @@ counts, confidence = model.counts(inputs)  # per zone-colour pair: crystals, 0..
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,9 @@ SHIPPED = Path(__file__).resolve().parent.parent / "models" / "zones.onnx"
 @dataclass
 class ZoneModel:
     net: Any
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    """One input and forward pass at a time: the shipped model is shared by every camera
+    of the process (two tables' virtual cameras, say), each on a thread of its own."""
 
     @classmethod
     def load(cls, path: Path = SHIPPED) -> ZoneModel:
@@ -39,8 +43,9 @@ class ZoneModel:
         count's probability)."""
         if len(inputs) == 0:
             return np.zeros(0, np.int64), np.zeros(0, np.float32)
-        self.net.setInput(np.ascontiguousarray(inputs, np.float32))
-        scores = np.asarray(self.net.forward(), np.float32)
+        with self._lock:
+            self.net.setInput(np.ascontiguousarray(inputs, np.float32))
+            scores = np.array(self.net.forward(), np.float32)
         scores -= scores.max(axis=1, keepdims=True)
         odds = np.exp(scores)
         odds /= odds.sum(axis=1, keepdims=True)

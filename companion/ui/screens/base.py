@@ -5,9 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 if TYPE_CHECKING:
+    from companion.remote.at_table import RemoteView
     from companion.table.assignment import Assignment
     from companion.ui.controller import Controller
 
@@ -26,6 +28,8 @@ class Companion(Protocol):
     def screen(self, name: str) -> Any: ...
 
     def game_menu(self, leave: Any) -> None: ...
+
+    def mirrored_done(self) -> None: ...
 
 
 class AppScreen(Screen):
@@ -51,8 +55,23 @@ class PlayScreen(AppScreen):
     def show(self, view: Any) -> None:
         """Draws a view of the play."""
 
+    remote = StringProperty("")
+    """Remote play: the link in one line, then what to lay for the other table's moves;
+    '' for a game played at this table alone."""
+    remote_done = BooleanProperty(False)
+    """The Done touch is offered: the other table's move is to be laid, and no camera
+    checks it."""
+
     def show_clocks(self) -> None:
         """Redraws the clocks, a few times a second; a game without clocks has none."""
+
+    def show_remote(self, view: RemoteView | None) -> None:
+        """Remote play's line and instruction (None: the game is not played remotely)."""
+        if view is None:
+            self.remote, self.remote_done = "", False
+            return
+        self.remote = "\n".join(text for text in (view.line, view.instruction) if text)
+        self.remote_done = view.confirm
 
     def leave(self) -> None:
         """Home, the game staying in the store to be resumed."""

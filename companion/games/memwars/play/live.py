@@ -326,6 +326,13 @@ class LiveGame:
     def held(self) -> bool:
         return bool(self._table.check.alerts) or self._card_alert is not None
 
+    def table_matches(self) -> bool | None:
+        """Whether the camera sees the board as the rules have it (overrides counting as the
+        rules' contents); None when no camera watches it."""
+        if not self._camera.watching:
+            return None
+        return self._table.check.matches
+
     def view(self) -> LiveView:
         state = self.state
         expectation = self.referee.expected()

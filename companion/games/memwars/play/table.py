@@ -18,10 +18,12 @@ from companion.games.memwars.board_pieces import PieceColours, counters_on_board
 from companion.games.memwars.palette import CHALLENGE_COLOUR
 from companion.games.memwars.play.choices import MemWarsChoices, MemWarsForm, setup_for
 from companion.games.memwars.play.live import LiveGame, LiveView
+from companion.games.memwars.play.mirror import mirror_instruction
 from companion.games.memwars.play.virtual_table import VirtualTable
 from companion.games.memwars.players import SimulatedTable
+from companion.games.memwars.state import State
 from companion.games.options import clock_controls
-from companion.session import Referee
+from companion.session import Notification, Referee
 from companion.store import Store
 from companion.table.camera_watch import CameraWatch
 from companion.table.choices import game_clock, new_deal
@@ -64,6 +66,13 @@ class MemWarsPlay:
 
     def decide(self, key: str, place: int = 0) -> str | None:
         return self.live.decide(key, place)
+
+    def mirror_instruction(self, before: State, note: Notification) -> str:
+        """What to lay here for a move of the other table (remote play)."""
+        return mirror_instruction(before, note, self.live.colours)
+
+    def table_matches(self) -> bool | None:
+        return self.live.table_matches()
 
     def table_tap(self, zone: str, colour: str) -> None:
         """A tap on the simulated table: puts a crystal of `colour` on `zone`, or takes one
@@ -131,11 +140,15 @@ class MemWarsPlay:
         self.table = table
         # The pieces already down (a resumed game), then every move the rules make: the
         # simulated players put their pieces (and lay, turn or take the counters) where the
-        # rules say, at once.
+        # rules say, at once. A move made at another table (remote play) is laid here by a
+        # player's hand, as the screen tells them (`table_tap`).
         table.follow(live.view().board, counters_on_board(live.state))
-        live.referee.subscribe(
-            lambda _note: table.follow(live.view().board, counters_on_board(live.state))
-        )
+
+        def follow(note: Notification) -> None:
+            if not note.elsewhere:
+                table.follow(live.view().board, counters_on_board(live.state))
+
+        live.referee.subscribe(follow)
 
     def watch_camera(self, at: AtTheTable, colours: PieceColours) -> None:
         self.watch = at.watch_board(
