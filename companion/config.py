@@ -21,7 +21,7 @@ import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypedDict
 
 import platformdirs
 
@@ -118,6 +118,16 @@ class ReaderConfig:
     """A card not seen for this long has been taken away."""
 
 
+class Login(TypedDict):
+    """A broker's login and TLS files, as the companion's MQTT clients take them."""
+
+    username: str
+    password: str
+    ca_file: str
+    cert_file: str
+    key_file: str
+
+
 @dataclass(frozen=True)
 class BrokerConfig:
     """The MQTT broker the game is streamed to: see docs/mqtt.md."""
@@ -144,6 +154,16 @@ class BrokerConfig:
     """The private key of `wss_cert_file`."""
     home_assistant: bool = False
     """Also publish Home Assistant MQTT discovery configs (scores, turn, clocks)."""
+
+    def login(self) -> Login:
+        """Its user, password and TLS files, as every connection to it takes them."""
+        return {
+            "username": self.username,
+            "password": self.password,
+            "ca_file": self.ca_file,
+            "cert_file": self.cert_file,
+            "key_file": self.key_file,
+        }
 
 
 @dataclass(frozen=True)

@@ -298,11 +298,7 @@ class Publisher(Closing):
             broker.url or url or "",
             board_id=board_id,
             prefix=broker.prefix,
-            username=broker.username,
-            password=broker.password,
-            ca_file=broker.ca_file,
-            cert_file=broker.cert_file,
-            key_file=broker.key_file,
+            **broker.login(),
             **options,
         )
 

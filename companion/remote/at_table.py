@@ -29,9 +29,9 @@ import logging
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any
 
-from companion.config import BrokerConfig
+from companion.config import BrokerConfig, Login
 from companion.games import find_plugin
 from companion.games.contract import Action, IllegalAction
 from companion.publish.wire import REMOTE_PREFIX, RemoteTopics
@@ -50,16 +50,6 @@ REMOTE_RULE = "remote play"
 
 CLOCK_EVERY_S = 1.0
 """How often the host sends the running clock's reading."""
-
-
-class Login(TypedDict):
-    """A link's credentials and TLS files, as RemoteLink and fetch_invitation take them."""
-
-    username: str
-    password: str
-    ca_file: str
-    cert_file: str
-    key_file: str
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -85,14 +75,7 @@ class RemoteBroker:
                 "remote play needs a broker both companions reach: set [broker] url, or "
                 "give --broker URL"
             )
-        return cls(
-            url=url,
-            username=broker.username,
-            password=broker.password,
-            ca_file=broker.ca_file,
-            cert_file=broker.cert_file,
-            key_file=broker.key_file,
-        )
+        return cls(url=url, **broker.login())
 
     def login(self) -> Login:
         return {

@@ -111,22 +111,14 @@ class Hub(Closing):
             address,
             board_id=event.hub,
             prefix=broker.prefix,
-            username=broker.username,
-            password=broker.password,
-            ca_file=broker.ca_file,
-            cert_file=broker.cert_file,
-            key_file=broker.key_file,
+            **broker.login(),
             status_topic=topics.status,
         )
         try:
             listener = ResultListener(
                 address,
                 topics=topics,
-                username=broker.username,
-                password=broker.password,
-                ca_file=broker.ca_file,
-                cert_file=broker.cert_file,
-                key_file=broker.key_file,
+                **broker.login(),
             )
         except BaseException:
             publisher.close()
