@@ -28,7 +28,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.config import BrokerConfig, Login
@@ -57,11 +57,8 @@ class RemoteBroker:
     """The broker both companions reach, and this companion's login on it."""
 
     url: str
-    username: str = ""
-    password: str = ""
-    ca_file: str = ""
-    cert_file: str = ""
-    key_file: str = ""
+    credentials: BrokerConfig = field(default_factory=BrokerConfig)
+    """Whose login and TLS files it is reached with (its URL aside)."""
     prefix: str = REMOTE_PREFIX
 
     @classmethod
@@ -75,16 +72,10 @@ class RemoteBroker:
                 "remote play needs a broker both companions reach: set [broker] url, or "
                 "give --broker URL"
             )
-        return cls(url=url, **broker.login())
+        return cls(url=url, credentials=broker)
 
     def login(self) -> Login:
-        return {
-            "username": self.username,
-            "password": self.password,
-            "ca_file": self.ca_file,
-            "cert_file": self.cert_file,
-            "key_file": self.key_file,
-        }
+        return self.credentials.login()
 
 
 @dataclass(frozen=True, kw_only=True)
