@@ -236,6 +236,31 @@ def test_a_dry_run_writes_nothing(box: Sandbox) -> None:
     assert "dry run: nothing was changed" in out
 
 
+def test_no_reload_leaves_the_service_manager_and_udev_alone(box: Sandbox) -> None:
+    """Into / (a dry run, so nothing is written): the reloads are said, not run, with
+    --no-reload, as in a chroot with no init; the unit is still enabled."""
+
+    def dry_run(*extra: str) -> str:
+        result = box.run(
+            "--user", "root", "--no-apt", "--no-venv", "--dry-run", *extra, prefix=False
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+        return result.stdout
+
+    live = dry_run()
+    assert "would run: systemctl daemon-reload" in live
+    assert "would run: udevadm control --reload-rules" in live
+    chroot = dry_run("--no-reload")
+    assert "daemon-reload" not in chroot.replace(
+        "skipped (--no-reload): systemctl daemon-reload", ""
+    )
+    assert "would run: udevadm" not in chroot
+    assert "skipped (--no-reload): systemctl daemon-reload" in chroot
+    assert "skipped (--no-reload): udevadm control --reload-rules, udevadm trigger" in chroot
+    assert "would run: systemctl enable tabletop-companion.service" in chroot
+    assert box.calls() == []
+
+
 def test_the_virtual_environment_and_the_project(box: Sandbox) -> None:
     out = box.ok("--user", "player", "--no-apt")
     calls = box.calls()
