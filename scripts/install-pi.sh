@@ -211,6 +211,13 @@ skipped_reload() {
   if [[ -z "$ROOT" ]] && ((!reload)); then say "skipped (--no-reload): $*"; fi
 }
 
+# Whether apt can install PACKAGE: a version to install, not "(none)".
+has_candidate() {
+  local candidate
+  candidate="$(apt-cache policy "$1" 2>/dev/null | awk '$1 == "Candidate:" { print $2; exit }')"
+  [[ -n "$candidate" && "$candidate" != "(none)" ]]
+}
+
 need_root() {
   if [[ -z "$ROOT" ]] && ((!dry_run)) && [[ "$(id -u)" -ne 0 ]]; then
     die "needs root to write /etc and /opt: run it with sudo (or try --dry-run)"
@@ -302,8 +309,10 @@ say "installing for user $user (uid $uid, home $home), $session session${ROOT:+,
 if ((do_apt)); then
   packages=(python3-venv python3-pip libmtdev1 libgl1 libglib2.0-0 mosquitto mosquitto-clients
     socat fonts-dejavu-core poppler-utils espeak-ng alsa-utils wamerican wordnet-base)
-  # Raspberry Pi OS Bookworm calls the browser chromium-browser; Debian calls it chromium.
-  if apt-cache show chromium-browser >/dev/null 2>&1; then
+  # Raspberry Pi OS Bookworm calls the browser chromium-browser; Debian calls it chromium,
+  # and knows chromium-browser as a name with nothing to install (`apt-cache show` still
+  # succeeds for it): ask for an installable version.
+  if has_candidate chromium-browser; then
     packages+=(chromium-browser)
   else
     packages+=(chromium)

@@ -38,7 +38,7 @@ LOGS="$BUILD/pi-check"
 SUITE="bookworm"
 MIRROR="${PI_CHECK_MIRROR:-http://deb.debian.org/debian}"
 # What Raspberry Pi OS has before the user types anything: python3, sudo, git.
-BASE_PACKAGES="python3,sudo,git,ca-certificates,systemd,udev,curl,procps"
+BASE_PACKAGES="python3,git,ca-certificates,systemd,udev,curl,procps"
 PI_HOME="/home/pi"
 CHECKOUT="$PI_HOME/tabletop-companion"
 VENV="/opt/tabletop-companion/venv"
@@ -118,11 +118,11 @@ mount_chroot() {
   cp -L /etc/resolv.conf "$ROOTFS/etc/resolv.conf"
 }
 
-server_pid=""
 cleanup() {
-  if [[ -n "$server_pid" ]]; then
-    kill "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
+  # A step cut short (Ctrl-C): its subshell and what it started on this side.
+  if [[ -n "${step_pid:-}" ]]; then
+    pkill -P "$step_pid" 2>/dev/null || true
+    kill "$step_pid" 2>/dev/null || true
   fi
   # Whatever the chroot left running (a broker, a server) would keep /dev busy.
   local proc
@@ -139,11 +139,20 @@ trap 'exit 130' INT TERM
 # ------------------------------------------------------------------------------ steps
 
 # step NAME COMMAND...: runs COMMAND with its output in LOGS/NAME.log and says how long it took.
+# COMMAND runs in a subshell of its own with errexit on: its first failing command ends it
+# (in the shell's own `cmd || ...` errexit would be off for the whole of COMMAND).
+step_pid=""
 step() {
   local name="$1" log="$LOGS/$1.log" start end status=0
   shift
   start="$(date +%s.%N)"
-  "$@" >"$log" 2>&1 || status=$?
+  (
+    set -e
+    "$@"
+  ) >"$log" 2>&1 &
+  step_pid=$!
+  wait "$step_pid" || status=$?
+  step_pid=""
   end="$(date +%s.%N)"
   local seconds
   seconds="$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')"
@@ -161,6 +170,13 @@ step() {
 as_pi() {
   "${NICE[@]}" chroot "$ROOTFS" /usr/sbin/runuser -u pi -- /usr/bin/env -i \
     HOME="$PI_HOME" USER=pi LANG=C.UTF-8 PATH="$VENV/bin:/usr/local/bin:/usr/bin:/bin" \
+    /bin/bash -c "cd $CHECKOUT && $1"
+}
+
+# The same as root (what `sudo` would be on the Pi).
+as_root() {
+  "${NICE[@]}" chroot "$ROOTFS" /usr/bin/env -i HOME=/root LANG=C.UTF-8 \
+    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     /bin/bash -c "cd $CHECKOUT && $1"
 }
 
@@ -216,8 +232,6 @@ checkout() {
   if ! chroot "$ROOTFS" id pi >/dev/null 2>&1; then
     chroot "$ROOTFS" useradd --create-home --shell /bin/bash pi
   fi
-  printf 'pi ALL=(ALL) NOPASSWD: ALL\n' >"$ROOTFS/etc/sudoers.d/010_pi-nopasswd"
-  chmod 440 "$ROOTFS/etc/sudoers.d/010_pi-nopasswd"
   # What a clone holds: the files git knows, as they are in the working tree.
   rm -rf "$ROOTFS$CHECKOUT"
   mkdir -p "$ROOTFS$CHECKOUT"
@@ -228,11 +242,14 @@ checkout() {
 }
 
 install() {
-  # A chroot has no running init and no udev: --no-reload leaves those alone.
-  echo "skipped in a chroot: systemctl daemon-reload, udevadm reload and trigger (no init, no udev)"
-  echo "skipped off a Pi: python3-picamera2, rpicam-apps (Raspberry Pi archive, Pi only)"
-  as_pi "sudo scripts/install-pi.sh --no-reload"
-  as_pi "$VENV/bin/python -m pip install --quiet '.[test]'"
+  echo "skipped in a chroot: systemctl daemon-reload, udevadm reload and trigger (no init, no udev: --no-reload)"
+  echo "skipped off a Pi: python3-picamera2, rpicam-apps (the Raspberry Pi archive's, for a Pi's camera)"
+  # sudo cannot be used: qemu-user runs it without its setuid bit. Run as root, with what
+  # sudo would have set, install-pi.sh installs for pi as after `sudo scripts/install-pi.sh`.
+  echo "instead of sudo (no setuid under qemu-user): root with SUDO_USER=pi"
+  as_root "SUDO_USER=pi scripts/install-pi.sh --no-reload"
+  # The test extra, for the tests step, as `sudo $VENV/bin/pip install` would.
+  as_root "$VENV/bin/python -m pip install --quiet '.[test]'"
 }
 
 version() { as_pi "companion --version"; }
@@ -254,6 +271,7 @@ KIVY_NO_ARGS=1 KIVY_NO_CONSOLELOG=0 timeout 900 companion app --check"
 
 display_page() {
   local url="http://127.0.0.1:$DISPLAY_PORT/" i
+  local server_pid
   as_pi "exec companion display --port $DISPLAY_PORT" >"$LOGS/display-server.log" 2>&1 &
   server_pid=$!
   for ((i = 0; i < 180; i++)); do
@@ -269,7 +287,6 @@ display_page() {
   done
   kill "$server_pid" 2>/dev/null || true
   wait "$server_pid" 2>/dev/null || true
-  server_pid=""
   cat "$LOGS/display-server.log"
   ((i < 180)) || { echo "no page at $url after 180 s"; return 1; }
 }

@@ -30,9 +30,15 @@ GROUP = "root:x:0:\nplayer:x:1000:\ndialout:x:20:\nvideo:x:44:player\ninput:x:10
 SHIMS = {
     "apt-get": "",
     "udevadm": "",
-    # Nothing is installed; only the packages named in $SHIM_APT_KNOWN exist.
+    # Nothing is installed; only the packages named in $SHIM_APT_KNOWN have a version to
+    # install. Any other name is answered as Debian answers chromium-browser: known, with
+    # no candidate.
     "dpkg-query": "exit 1\n",
-    "apt-cache": 'for p in $SHIM_APT_KNOWN; do [ "$p" = "$2" ] && exit 0; done\nexit 100\n',
+    "apt-cache": """
+candidate="(none)"
+for p in $SHIM_APT_KNOWN; do [ "$p" = "$2" ] && candidate=1.0; done
+printf '%s:\\n  Installed: (none)\\n  Candidate: %s\\n' "$2" "$candidate"
+""",
     # usermod --prefix ROOT -a -G GROUP USER: adds USER to GROUP in ROOT/etc/group.
     "usermod": """
 root=$2 group=$5 user=$6
@@ -333,6 +339,8 @@ def test_apt_packages(box: Sandbox, tmp_path: Path) -> None:
         " chromium",
     ):
         assert package in install
+    # Debian's chromium-browser is a name with nothing to install.
+    assert "chromium-browser" not in install
     assert "picamera2" not in install  # not a Pi
     assert "apt-get update -qq" in box.calls()
     # On a Pi, with Raspberry Pi OS's browser name: the camera stack too.
