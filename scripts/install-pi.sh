@@ -309,6 +309,9 @@ say "installing for user $user (uid $uid, home $home), $session session${ROOT:+,
 if ((do_apt)); then
   packages=(python3-venv python3-pip libmtdev1 libgl1 libglib2.0-0 mosquitto mosquitto-clients
     socat fonts-dejavu-core poppler-utils espeak-ng alsa-utils wamerican wordnet-base)
+  # The SDL in Kivy's wheel opens these at run time, and no package depends on them: its
+  # kmsdrm back-end (the KMS session, straight on the display) needs all four.
+  packages+=(libdrm2 libgbm1 libegl1 libgles2)
   # Raspberry Pi OS Bookworm calls the browser chromium-browser; Debian calls it chromium,
   # and knows chromium-browser as a name with nothing to install (`apt-cache show` still
   # succeeds for it): ask for an installable version.

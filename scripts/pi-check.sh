@@ -26,6 +26,7 @@
 #   --dry-run     list the steps and change nothing (no root needed)
 #   --rebuild     build the root filesystem again from nothing
 #   --keep-going  go on after a step fails; the exit code is still 1
+#   --from STEP   skip the steps before STEP (the root filesystem and the install kept)
 set -euo pipefail
 
 PROG="pi-check.sh"
@@ -63,11 +64,22 @@ usage() { sed -n '3,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0
 dry_run=0
 rebuild=0
 keep_going=0
+from=""
 while (($# > 0)); do
   case "$1" in
     --dry-run | -n) dry_run=1 ;;
     --rebuild) rebuild=1 ;;
     --keep-going) keep_going=1 ;;
+    --from | --from=*)
+      if [[ "$1" == --from ]]; then
+        (($# > 1)) || usage_error "--from needs a step"
+        from="$2"
+        shift
+      else
+        from="${1#--from=}"
+      fi
+      [[ " ${STEPS[*]} " == *" $from "* ]] || usage_error "no such step: $from"
+      ;;
     -h | --help)
       usage
       exit 0
@@ -115,7 +127,19 @@ mount_chroot() {
       mounted+=("$dir")
     fi
   done
+}
+
+# What the chroot takes from this machine: its name servers, and its own certificate
+# authorities.
+network() {
   cp -L /etc/resolv.conf "$ROOTFS/etc/resolv.conf"
+  # This machine's own certificate authorities (a network that inspects TLS): pip, curl and
+  # apt in the chroot trust what the machine trusts.
+  if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+    mkdir -p "$ROOTFS/usr/local/share/ca-certificates"
+    cp /usr/local/share/ca-certificates/*.crt "$ROOTFS/usr/local/share/ca-certificates/"
+    chroot "$ROOTFS" update-ca-certificates >/dev/null
+  fi
 }
 
 cleanup() {
@@ -145,6 +169,11 @@ step_pid=""
 step() {
   local name="$1" log="$LOGS/$1.log" start end status=0
   shift
+  if [[ -n "$from" && "$from" != "$name" ]]; then
+    printf '%-13s %8s    skipped (--from %s)\n' "$name" "-" "$from"
+    return 0
+  fi
+  from=""
   start="$(date +%s.%N)"
   (
     set -e
@@ -168,6 +197,7 @@ step() {
 
 # Runs a shell command inside the root filesystem as pi, from the checkout, under nice.
 as_pi() {
+  mount_chroot
   "${NICE[@]}" chroot "$ROOTFS" /usr/sbin/runuser -u pi -- /usr/bin/env -i \
     HOME="$PI_HOME" USER=pi LANG=C.UTF-8 PATH="$VENV/bin:/usr/local/bin:/usr/bin:/bin" \
     /bin/bash -c "cd $CHECKOUT && $1"
@@ -175,6 +205,7 @@ as_pi() {
 
 # The same as root (what `sudo` would be on the Pi).
 as_root() {
+  mount_chroot
   "${NICE[@]}" chroot "$ROOTFS" /usr/bin/env -i HOME=/root LANG=C.UTF-8 \
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     /bin/bash -c "cd $CHECKOUT && $1"
@@ -229,6 +260,7 @@ rootfs() {
 
 checkout() {
   mount_chroot
+  network
   if ! chroot "$ROOTFS" id pi >/dev/null 2>&1; then
     chroot "$ROOTFS" useradd --create-home --shell /bin/bash pi
   fi
@@ -252,7 +284,12 @@ install() {
   as_root "$VENV/bin/python -m pip install --quiet '.[test]'"
 }
 
-version() { as_pi "companion --version"; }
+# The command, and gpiozero's pin library for the Pi (lgpio; the pins themselves need a Pi).
+version() {
+  as_pi "companion --version"
+  as_pi "python -c 'import gpiozero, lgpio; from importlib.metadata import version as v; \
+print(\"gpiozero\", v(\"gpiozero\"), \"lgpio\", v(\"lgpio\"))'"
+}
 
 # The tests that need no display, no browser, no camera pictures rendered at length: the
 # engines, the clock, the card readers through pseudo-terminals, the store.
@@ -263,10 +300,25 @@ tests() { as_pi "python -m pytest -q -x -p no:cacheprovider $FAST_TESTS"; }
 
 simulate() { as_pi "timeout 1800 companion run --simulate --no-app --quadrants 1 --local"; }
 
+# The video back-ends of the SDL that Kivy's wheel brings: the units need kmsdrm (Lite,
+# straight on the display) and wayland or x11 (the desktop); the check runs on offscreen.
+SDL_DRIVERS_PY='
+import ctypes, glob, os, kivy
+libs = os.path.join(os.path.dirname(kivy.__file__), os.pardir, "Kivy.libs", "libSDL2-2*")
+sdl = ctypes.CDLL(sorted(glob.glob(libs))[0])
+sdl.SDL_GetVideoDriver.restype = ctypes.c_char_p
+found = [sdl.SDL_GetVideoDriver(i).decode() for i in range(sdl.SDL_GetNumVideoDrivers())]
+print("SDL video drivers:", " ".join(found))
+missing = {"kmsdrm", "wayland", "x11", "offscreen"} - set(found)
+raise SystemExit(f"missing: {sorted(missing)}" if missing else 0)
+'
+
 # Kivy through SDL with no display: the offscreen video driver, no audio, no input devices.
 app_check() {
-  as_pi "SDL_VIDEODRIVER=offscreen SDL_AUDIODRIVER=dummy KIVY_WINDOW=sdl2 \
-KIVY_NO_ARGS=1 KIVY_NO_CONSOLELOG=0 timeout 900 companion app --check"
+  printf '%s' "$SDL_DRIVERS_PY" >"$ROOTFS/tmp/sdl-drivers.py"
+  as_pi "python /tmp/sdl-drivers.py"
+  as_pi "SDL_VIDEODRIVER=offscreen SDL_AUDIODRIVER=dummy KIVY_WINDOW=sdl2 KIVY_NO_ARGS=1 \
+timeout 900 companion app --check --no-stream"
 }
 
 display_page() {

@@ -336,6 +336,9 @@ def test_apt_packages(box: Sandbox, tmp_path: Path) -> None:
         "socat",
         "fonts-dejavu-core",
         "poppler-utils",
+        "libgbm1",
+        "libegl1",
+        "libgles2",
         " chromium",
     ):
         assert package in install
