@@ -35,12 +35,12 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 def test_help_names_every_step_and_option() -> None:
     result = run("--help")
     assert result.returncode == 0 and result.stderr == ""
-    for name in [*STEPS, "--dry-run", "--rebuild", "--keep-going"]:
+    for name in [*STEPS, "--dry-run", "--rebuild", "--keep-going", "--from STEP"]:
         assert name in result.stdout, name
     assert "set -euo" not in result.stdout and "shellcheck" not in result.stdout
 
 
-def test_a_dry_run_lists_the_steps_in_order_and_touches_nothing(tmp_path: Path) -> None:
+def test_a_dry_run_lists_the_steps_in_order_and_touches_nothing() -> None:
     build = REPO / "build"
     before = sorted(build.iterdir()) if build.exists() else None
     result = run("--dry-run")
@@ -51,12 +51,21 @@ def test_a_dry_run_lists_the_steps_in_order_and_touches_nothing(tmp_path: Path) 
     assert (sorted(build.iterdir()) if build.exists() else None) == before
 
 
-@pytest.mark.parametrize("args", [["--bogus"], ["--dry-run", "extra"]])
-def test_bad_options_are_one_line_and_exit_2(args: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bogus"], "unknown option: --bogus"),
+        (["--dry-run", "extra"], "unknown option: extra"),
+        (["--from"], "--from needs a step"),
+        (["--from", "deploy"], "no such step: deploy"),
+        (["--from=rootf"], "no such step: rootf"),
+    ],
+)
+def test_bad_options_are_one_line_and_exit_2(args: list[str], message: str) -> None:
     result = run(*args)
     assert result.returncode == 2 and result.stdout == ""
     lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("pi-check.sh: unknown option: ")
+    assert len(lines) == 1 and lines[0].startswith(f"pi-check.sh: {message}")
 
 
 def test_bash_parses_it() -> None:
