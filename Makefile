@@ -4,7 +4,7 @@ PYTHON ?= python3
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench clean system-deps train-vision
+.PHONY: run test lint typecheck pytest bench clean system-deps train-vision pi-check
 
 $(STAMP): pyproject.toml scripts/install-system-deps.sh
 	bash scripts/install-system-deps.sh
@@ -42,6 +42,11 @@ bench: $(STAMP)
 	$(BIN)/python bench/mem.py
 	$(BIN)/python bench/memento.py
 	$(BIN)/python bench/mnemo.py
+
+# The companion installed and run in an emulated Raspberry Pi (Debian bookworm arm64 under
+# qemu, in a chroot): needs root; the root filesystem is kept in build/pi-rootfs/ (docs/pi.md).
+pi-check:
+	bash scripts/pi-check.sh
 
 # The zone network (vision/learning): samples from the virtual camera and from the
 # physically based training set (rendered first: hours on two cores, resumable), then

@@ -3,7 +3,7 @@
 # that it starts full screen at boot. See docs/pi.md.
 #
 #   sudo scripts/install-pi.sh [--user NAME] [--session desktop|kms] [--venv DIR]
-#                              [--no-apt] [--no-venv] [--dry-run] [--prefix DIR]
+#                              [--no-apt] [--no-venv] [--no-reload] [--dry-run] [--prefix DIR]
 #   sudo scripts/install-pi.sh --uninstall
 #
 # Safe to run again: each step checks first and does only what is missing. What it does:
@@ -20,6 +20,10 @@
 # --prefix DIR writes every file under DIR instead of / and leaves the running system
 # alone (no daemon-reload, no udev reload; groups through `usermod --prefix`, the unit
 # enabled through `systemctl --root`): for trying it out and for the tests.
+#
+# --no-reload installs into / but leaves the running service manager and udev alone (no
+# daemon-reload, no udev reload or trigger, nothing started or stopped): for a root
+# filesystem with no init running, a chroot or an image being built (scripts/pi-check.sh).
 set -euo pipefail
 
 # The command the unit runs, from the virtual environment's bin/ directory.
@@ -57,6 +61,7 @@ venv="$DEFAULT_VENV"
 do_apt=1
 do_venv=1
 dry_run=0
+reload=1
 uninstall=0
 
 while (($# > 0)); do
@@ -84,6 +89,7 @@ while (($# > 0)); do
       ;;
     --no-apt) do_apt=0 && shift ;;
     --no-venv) do_venv=0 && shift ;;
+    --no-reload) reload=0 && shift ;;
     --dry-run | -n) dry_run=1 && shift ;;
     --uninstall) uninstall=1 && shift ;;
     -h | --help)
@@ -196,6 +202,22 @@ systemctl_cmd() {
   fi
 }
 
+# Whether to tell the running service manager and udev about new files: only on the running
+# system, and not with --no-reload (where none is running).
+live_system() { [[ -z "$ROOT" ]] && ((reload)); }
+
+# Says a reload step left out by --no-reload.
+skipped_reload() {
+  if [[ -z "$ROOT" ]] && ((!reload)); then say "skipped (--no-reload): $*"; fi
+}
+
+# Whether apt can install PACKAGE: a version to install, not "(none)".
+has_candidate() {
+  local candidate
+  candidate="$(apt-cache policy "$1" 2>/dev/null | awk '$1 == "Candidate:" { print $2; exit }')"
+  [[ -n "$candidate" && "$candidate" != "(none)" ]]
+}
+
 need_root() {
   if [[ -z "$ROOT" ]] && ((!dry_run)) && [[ "$(id -u)" -ne 0 ]]; then
     die "needs root to write /etc and /opt: run it with sudo (or try --dry-run)"
@@ -207,7 +229,7 @@ if ((uninstall)); then
   need_root
   say "removing the tabletop companion${ROOT:+ from $ROOT}"
   if [[ -e "$ROOT$UNIT_PATH" ]]; then
-    if [[ -z "$ROOT" ]]; then
+    if live_system; then
       systemctl_cmd disable --now "$UNIT_NAME" || say "could not stop or disable $UNIT_NAME"
     else
       systemctl_cmd disable "$UNIT_NAME" || say "could not disable $UNIT_NAME"
@@ -226,9 +248,11 @@ if ((uninstall)); then
   elif [[ -e "$ROOT$venv" ]]; then
     say "left alone: $venv (not made by this script)"
   fi
-  if [[ -z "$ROOT" ]] && ((changed)); then
+  if live_system && ((changed)); then
     run systemctl daemon-reload
     run udevadm control --reload-rules
+  elif ((changed)); then
+    skipped_reload "systemctl daemon-reload, udevadm control --reload-rules"
   fi
   say "left as they are: the Debian packages, the user's groups and the user's games and configuration"
   say "done"
@@ -285,8 +309,13 @@ say "installing for user $user (uid $uid, home $home), $session session${ROOT:+,
 if ((do_apt)); then
   packages=(python3-venv python3-pip libmtdev1 libgl1 libglib2.0-0 mosquitto mosquitto-clients
     socat fonts-dejavu-core poppler-utils espeak-ng alsa-utils wamerican wordnet-base)
-  # Raspberry Pi OS Bookworm calls the browser chromium-browser; Debian calls it chromium.
-  if apt-cache show chromium-browser >/dev/null 2>&1; then
+  # The SDL in Kivy's wheel opens these at run time, and no package depends on them: its
+  # kmsdrm back-end (the KMS session, straight on the display) needs all four.
+  packages+=(libdrm2 libgbm1 libegl1 libgles2)
+  # Raspberry Pi OS Bookworm calls the browser chromium-browser; Debian calls it chromium,
+  # and knows chromium-browser as a name with nothing to install (`apt-cache show` still
+  # succeeds for it): ask for an installable version.
+  if has_candidate chromium-browser; then
     packages+=(chromium-browser)
   else
     packages+=(chromium)
@@ -376,8 +405,10 @@ changed=0
 put_file "$UNIT_PATH" "$(render "$template")" 644
 unit_changed="$changed"
 changed=$((unit_before || unit_changed))
-if [[ -z "$ROOT" ]] && ((unit_changed)); then
+if live_system && ((unit_changed)); then
   run systemctl daemon-reload
+elif ((unit_changed)); then
+  skipped_reload "systemctl daemon-reload"
 fi
 if [[ -z "$ROOT" ]] && ((!dry_run)) && systemctl is-enabled --quiet "$UNIT_NAME" 2>/dev/null; then
   say "unchanged: $UNIT_NAME is enabled"
@@ -397,9 +428,11 @@ fi
 before="$changed"
 changed=0
 put_file "$RULES_PATH" "$(cat "$TEMPLATES/$RULES_NAME")" 644
-if [[ -z "$ROOT" ]] && ((changed)); then
+if live_system && ((changed)); then
   run udevadm control --reload-rules
   run udevadm trigger --subsystem-match=tty --action=add
+elif ((changed)); then
+  skipped_reload "udevadm control --reload-rules, udevadm trigger"
 fi
 changed=$((before || changed))
 

@@ -30,9 +30,15 @@ GROUP = "root:x:0:\nplayer:x:1000:\ndialout:x:20:\nvideo:x:44:player\ninput:x:10
 SHIMS = {
     "apt-get": "",
     "udevadm": "",
-    # Nothing is installed; only the packages named in $SHIM_APT_KNOWN exist.
+    # Nothing is installed; only the packages named in $SHIM_APT_KNOWN have a version to
+    # install. Any other name is answered as Debian answers chromium-browser: known, with
+    # no candidate.
     "dpkg-query": "exit 1\n",
-    "apt-cache": 'for p in $SHIM_APT_KNOWN; do [ "$p" = "$2" ] && exit 0; done\nexit 100\n',
+    "apt-cache": """
+candidate="(none)"
+for p in $SHIM_APT_KNOWN; do [ "$p" = "$2" ] && candidate=1.0; done
+printf '%s:\\n  Installed: (none)\\n  Candidate: %s\\n' "$2" "$candidate"
+""",
     # usermod --prefix ROOT -a -G GROUP USER: adds USER to GROUP in ROOT/etc/group.
     "usermod": """
 root=$2 group=$5 user=$6
@@ -236,6 +242,31 @@ def test_a_dry_run_writes_nothing(box: Sandbox) -> None:
     assert "dry run: nothing was changed" in out
 
 
+def test_no_reload_leaves_the_service_manager_and_udev_alone(box: Sandbox) -> None:
+    """Into / (a dry run, so nothing is written): the reloads are said, not run, with
+    --no-reload, as in a chroot with no init; the unit is still enabled."""
+
+    def dry_run(*extra: str) -> str:
+        result = box.run(
+            "--user", "root", "--no-apt", "--no-venv", "--dry-run", *extra, prefix=False
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+        return result.stdout
+
+    live = dry_run()
+    assert "would run: systemctl daemon-reload" in live
+    assert "would run: udevadm control --reload-rules" in live
+    chroot = dry_run("--no-reload")
+    assert "daemon-reload" not in chroot.replace(
+        "skipped (--no-reload): systemctl daemon-reload", ""
+    )
+    assert "would run: udevadm" not in chroot
+    assert "skipped (--no-reload): systemctl daemon-reload" in chroot
+    assert "skipped (--no-reload): udevadm control --reload-rules, udevadm trigger" in chroot
+    assert "would run: systemctl enable tabletop-companion.service" in chroot
+    assert box.calls() == []
+
+
 def test_the_virtual_environment_and_the_project(box: Sandbox) -> None:
     out = box.ok("--user", "player", "--no-apt")
     calls = box.calls()
@@ -305,9 +336,14 @@ def test_apt_packages(box: Sandbox, tmp_path: Path) -> None:
         "socat",
         "fonts-dejavu-core",
         "poppler-utils",
+        "libgbm1",
+        "libegl1",
+        "libgles2",
         " chromium",
     ):
         assert package in install
+    # Debian's chromium-browser is a name with nothing to install.
+    assert "chromium-browser" not in install
     assert "picamera2" not in install  # not a Pi
     assert "apt-get update -qq" in box.calls()
     # On a Pi, with Raspberry Pi OS's browser name: the camera stack too.
