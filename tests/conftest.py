@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import tests.support.toy_game  # noqa: F401  (registers the "toy" engine)
+from companion.publish.mosquitto import Mosquitto, find_mosquitto
 from companion.store import Store
 
 HOME_VARIABLES = (
@@ -68,3 +69,12 @@ def game_store(tmp_path: Path) -> Iterator[Store]:
     """A fresh, open games store in a temporary directory."""
     with Store.open(tmp_path / "games.sqlite3") as store:
         yield store
+
+
+@pytest.fixture()
+def broker() -> Iterator[Mosquitto]:
+    """A real mosquitto of the test's own, on a free loopback port."""
+    if find_mosquitto() is None:
+        pytest.skip("mosquitto is not installed")
+    with Mosquitto() as running:
+        yield running

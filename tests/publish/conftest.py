@@ -18,7 +18,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from companion.decks import find_deck
 from companion.decks.model import Deck
 from companion.games.memwars.play.simulation import demo_setup as simulation_setup
-from companion.publish.mosquitto import Mosquitto, find_mosquitto
+from companion.publish.mosquitto import find_mosquitto
 from companion.session import Referee
 from companion.store import Store
 
@@ -33,14 +33,6 @@ needs_mosquitto = pytest.mark.skipif(find_mosquitto() is None, reason="mosquitto
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: a minute long; COMPANION_QUICK_TESTS=1 skips it")
-
-
-@pytest.fixture()
-def broker() -> Iterator[Mosquitto]:
-    if find_mosquitto() is None:
-        pytest.skip("mosquitto is not installed")
-    with Mosquitto() as running:
-        yield running
 
 
 @dataclass

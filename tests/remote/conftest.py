@@ -5,18 +5,16 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypedDict
 
 import paho.mqtt.client as mqtt
-import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from companion.games import find_plugin
 from companion.publish import wire
-from companion.publish.mosquitto import Mosquitto, find_mosquitto
 from companion.remote.link import RemoteLink
 from companion.remote.shared import fetch_invitation, invitation_for, join
 from companion.remote.state import LinkState
@@ -35,14 +33,6 @@ class Login(TypedDict, total=False):
     username: str
     password: str
     ca_file: str
-
-
-@pytest.fixture()
-def broker() -> Iterator[Mosquitto]:
-    if find_mosquitto() is None:
-        pytest.skip("mosquitto is not installed")
-    with Mosquitto() as running:
-        yield running
 
 
 @dataclass

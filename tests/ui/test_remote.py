@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-
-import pytest
 
 from companion.config import Config as CompanionConfig
 from companion.games import find_plugin
 from companion.games.memwars.play.choices import MemWarsChoices
-from companion.publish.mosquitto import Mosquitto, find_mosquitto
+from companion.publish.mosquitto import Mosquitto
 from companion.remote.at_table import RemoteBroker
 from companion.remote.state import LinkState
 from companion.store import Store
@@ -24,21 +22,13 @@ from .screen import Screen
 DEADLINE_S = 60.0
 
 
-@pytest.fixture()
-def mosquitto() -> Iterator[Mosquitto]:
-    if find_mosquitto() is None:
-        pytest.skip("mosquitto is not installed")
-    with Mosquitto() as running:
-        yield running
-
-
 def test_the_live_screen_shows_the_link_and_the_move_to_lay(
-    screen: Screen, tmp_path: Path, mosquitto: Mosquitto
+    screen: Screen, tmp_path: Path, broker: Mosquitto
 ) -> None:
     app = screen.app
     host = app.controller
     app.start_game("memwars", MemWarsChoices(names=("Ada", "Basil"), quadrants=1, seed=3))
-    host.host_remote(RemoteBroker(url=mosquitto.url), match="ui", host_sides=[0])
+    host.host_remote(RemoteBroker(url=broker.url), match="ui", host_sides=[0])
     with Store.open(tmp_path / "guest.sqlite3") as guest_store:
         guest = Controller(CompanionConfig(), guest_store)
         rng = random.Random(3)
@@ -60,7 +50,7 @@ def test_the_live_screen_shows_the_link_and_the_move_to_lay(
                 screen.frames(1)
 
         try:
-            guest.join_remote(RemoteBroker(url=mosquitto.url), match="ui")
+            guest.join_remote(RemoteBroker(url=broker.url), match="ui")
             live = screen.screen()
             run_until(lambda: "Remote: connected to Basil's table" in live.remote)
             assert not live.remote_done
