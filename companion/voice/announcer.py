@@ -45,9 +45,17 @@ class Announcer:
         return referee.subscribe(heard)
 
 
+ELSEWHERE = "That move was made at the other table: lay it here."
+"""Said after a move made at the other table of a remote game (companion/remote), whose
+pieces a player here must lay before play goes on."""
+
+
 def sentences(engine: Any, note: Notification, narrate: Callable[[Any], str] | None) -> list[str]:
-    """What is said after a move: its events' sentences, then the next prompt."""
+    """What is said after a move: its events' sentences, then, for a move made at the other
+    table of a remote game, that it is to be laid here, then the next prompt."""
     said = [text for event in note.events if narrate is not None and (text := narrate(event))]
+    if note.elsewhere and said:
+        said.append(ELSEWHERE)
     view = engine.view(note.state, "spectator")
     expected = view.get("expected") if isinstance(view, dict) else None
     prompt = expected.get("prompt") if isinstance(expected, dict) else None

@@ -104,3 +104,24 @@ def test_in_german_it_says_the_same_public_account_translated(tmp_path: Path) ->
             referee.submit(plugin.random_action(referee.state, rng))
     assert said == [german.translate(sentence) for sentence in english]
     assert said != english and any("ist am Zug" in sentence for sentence in said)
+
+
+def test_a_move_made_at_the_other_table_is_to_be_laid_here(tmp_path: Path) -> None:
+    """In remote play the other table's move comes in with its own time: it is said, then
+    that it is to be laid here, then what the rules wait for."""
+    from companion.voice.announcer import ELSEWHERE
+    from companion.voice.catalogue import catalogue_for
+
+    plugin = find_plugin("memwars")
+    said: list[str] = []
+    with Store.open(tmp_path / "g.sqlite3") as store:
+        referee = Referee.start(store, "memwars", plugin.example_setups()[0], {}, title="t")
+        put_down = Announcer(said.append, enabled=lambda: True).attach(parts_of(referee))
+        rng = random.Random(2)
+        referee.submit(plugin.random_action(referee.state, rng))
+        assert ELSEWHERE not in said
+        referee.submit(plugin.random_action(referee.state, rng), t=referee.elapsed() + 1.0)
+        put_down()
+    assert said.count(ELSEWHERE) == 1
+    assert said[said.index(ELSEWHERE) - 1] != ELSEWHERE  # the move is said first
+    assert catalogue_for("de").knows(ELSEWHERE)
