@@ -391,17 +391,6 @@ def test_help(box: Sandbox) -> None:
     assert "--uninstall" in out and "--prefix DIR" in out and "set -euo" not in out
 
 
-def test_bash_parses_it() -> None:
-    subprocess.run(["bash", "-n", str(SCRIPT)], check=True)
-
-
-def test_shellcheck_is_clean() -> None:
-    shellcheck = shutil.which("shellcheck")
-    assert shellcheck, "shellcheck is missing: run scripts/install-system-deps.sh"
-    result = subprocess.run([shellcheck, str(SCRIPT)], capture_output=True, text=True)
-    assert result.returncode == 0, result.stdout
-
-
 def _parse_unit(text: str) -> dict[str, list[tuple[str, str]]]:
     """A unit file's sections and their key=value lines; fails on anything else."""
     sections: dict[str, list[tuple[str, str]]] = {}

@@ -4,7 +4,6 @@ emulated run itself is `make pi-check` (docs/pi.md), never part of the test suit
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -66,17 +65,6 @@ def test_bad_options_are_one_line_and_exit_2(args: list[str], message: str) -> N
     assert result.returncode == 2 and result.stdout == ""
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"pi-check.sh: {message}")
-
-
-def test_bash_parses_it() -> None:
-    subprocess.run(["bash", "-n", str(SCRIPT)], check=True)
-
-
-def test_shellcheck_is_clean() -> None:
-    shellcheck = shutil.which("shellcheck")
-    assert shellcheck, "shellcheck is missing: run scripts/install-system-deps.sh"
-    result = subprocess.run([shellcheck, str(SCRIPT)], capture_output=True, text=True)
-    assert result.returncode == 0, result.stdout
 
 
 def test_make_pi_check_runs_the_script() -> None:
