@@ -66,12 +66,16 @@ def parts_of(
     referee: Referee,
     reading: CardReading | None = None,
     call_soon: Callable[[Callable[[], None]], None] | None = None,
+    *,
+    timed: bool = True,
 ) -> GameParts:
     """The parts of the referee's game: its clock (rebuilt from the store, when the game is
-    timed), the desk of its card reader, when it has one, and how to reach its thread."""
+    timed and its clock is kept here: `timed` False where it runs elsewhere, at a remote
+    game's guest), the desk of its card reader, when it has one, and how to reach its
+    thread."""
     return GameParts(
         referee=referee,
-        clock=GameClock.attach(referee),
+        clock=GameClock.attach(referee) if timed else None,
         scans=reading.desk if reading is not None else None,
         call_soon=call_soon,
     )

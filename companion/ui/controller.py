@@ -19,7 +19,6 @@ stream) is opened here.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -222,7 +221,8 @@ class Controller:
             self.host_remote(broker, match=choice.match, host_sides=choice.sides)
 
     def _take_up(self, seat: Seat, referee: Referee, choices: Any, *, timed: bool = True) -> Play:
-        """`timed` False: the game's clock runs elsewhere (a remote game's host)."""
+        """`timed` False: the game's clock runs elsewhere (at a remote game's host: this is
+        its guest), so none is kept or recorded here."""
         self.close()
         if find_plugin(referee.engine.name).deck:
             self._open_reader(referee)
@@ -239,10 +239,7 @@ class Controller:
         )
         # The clock first: it follows each action before the play draws it, so a view
         # drawn after an action shows the clock as that action left it.
-        parts = parts_of(referee, self.reading, self.call_soon)
-        if not timed and parts.clock is not None:
-            parts.clock.close()
-            parts = dataclasses.replace(parts, clock=None)
+        parts = parts_of(referee, self.reading, self.call_soon, timed=timed)
         self.clock = parts.clock
         self.play = seat.take_up(referee, at, choices)
         if self.on_game is not None:
