@@ -540,9 +540,20 @@ def want_payload(*, game_id: int, first: int) -> dict[str, Any]:
     return {"schema": SCHEMA_VERSION, "game_id": game_id, "from": first}
 
 
-def remote_clock_payload(*, game_id: int, reading: Mapping[str, Any]) -> dict[str, Any]:
-    """CLOCK (the host's): a reading of the game clock (`clock_reading`)."""
-    return {"schema": SCHEMA_VERSION, "game_id": game_id, "reading": dict(reading)}
+def remote_clock_payload(
+    *, game_id: int, reading: Mapping[str, Any], flag: tuple[int, int] | None = None
+) -> dict[str, Any]:
+    """CLOCK (the host's): a reading of the game clock (`clock_reading`), and `flag`, when
+    the time of a side the guest plays ran out after action `seq`: (seq, side). The guest
+    plays that side's `time_expired` if it is still at `seq`."""
+    payload: dict[str, Any] = {
+        "schema": SCHEMA_VERSION,
+        "game_id": game_id,
+        "reading": dict(reading),
+    }
+    if flag is not None:
+        payload["flag"] = {"seq": flag[0], "side": flag[1]}
+    return payload
 
 
 _NUMBER = (int, float)
@@ -580,7 +591,17 @@ def read_remote(kind: str, payload: bytes) -> dict[str, Any]:
         value = data.get(name)
         if not isinstance(value, types) or isinstance(value, bool):
             raise WireError(f"{kind} payload: {name!r} is missing or not a {types[0].__name__}")
+    flag = data.get("flag")
+    if kind == "clock" and flag is not None and not _is_flag(flag):
+        raise WireError("clock payload: 'flag' is not {seq, side} as numbers")
     return data
+
+
+def _is_flag(flag: Any) -> bool:
+    return isinstance(flag, dict) and all(
+        isinstance(flag.get(name), int) and not isinstance(flag.get(name), bool)
+        for name in ("seq", "side")
+    )
 
 
 # ------------------------------------------------------------------------------- schemas

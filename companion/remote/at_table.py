@@ -171,6 +171,8 @@ class RemoteTable:
         why = link.refusal()
         if why is not None:
             return why
+        if action is not None and action.kind == "time_expired":
+            return None  # the game clock's verdict: a player's time runs while laying
         self._check_mirrored()
         if self._instructions:
             return f"the move of {self.peer} is to be laid here first: {self.instruction}"

@@ -90,6 +90,9 @@ class RemoteLink(Closing):
         self._applying = False
         self._clock_paused = False
         self._reading: dict[str, Any] | None = None
+        self._flag: tuple[int, int] | None = None
+        """(seq, side): the game clock ran out on a side the guest plays, after action seq;
+        the host sends it with every reading until the guest's time_expired comes."""
         self._publisher = Publisher(
             url,
             board_id=role,
@@ -105,11 +108,12 @@ class RemoteLink(Closing):
         if invitation is not None:
             self._publisher.publish(self.topics.invitation(invitation.to_payload()))
         self._publish_at()
-        self._clock_unsubscribe = (
-            game_clock.subscribe(lambda events, shown: self.publish_clock())
-            if game_clock is not None and role == "host"
-            else None
-        )
+        self._clock_unsubscribe = None
+        if game_clock is not None and role == "host":
+            self._clock_unsubscribe = game_clock.subscribe(
+                lambda events, shown: self.publish_clock()
+            )
+            game_clock.time_out = self._time_ran_out
         self._listener = Listener.start(
             url,
             [self.topics.of(self.peer)],
@@ -205,6 +209,7 @@ class RemoteLink(Closing):
             except StoreError as err:
                 self._disagree(f"this companion's store refused the game: {err}")
         self._update_state()
+        self._play_flag()
         return handled
 
     def publish_clock(self) -> None:
@@ -213,7 +218,10 @@ class RemoteLink(Closing):
         if self.role != "host" or self._game_clock is None:
             return
         reading = wire.clock_reading(self._game_clock.display(), self.referee.elapsed())
-        payload = wire.remote_clock_payload(game_id=self.referee.game_id, reading=reading)
+        flag = self._flag if self._flag and self._flag[0] == self.referee.seq else None
+        payload = wire.remote_clock_payload(
+            game_id=self.referee.game_id, reading=reading, flag=flag
+        )
         self._publisher.publish(self.topics.message(self.role, "clock", payload))
 
     def close(self) -> None:
@@ -222,8 +230,55 @@ class RemoteLink(Closing):
         self._unsubscribe()
         if self._clock_unsubscribe is not None:
             self._clock_unsubscribe()
+        if self._game_clock is not None and self._game_clock.time_out == self._time_ran_out:
+            self._game_clock.time_out = None
         self._listener.close()
         self._publisher.close()
+
+    # -- the game clock's flag -------------------------------------------------------------
+
+    def _time_ran_out(self, action: Action) -> None:
+        """At the host, whose clock is the game's: a player's time ran out. A side played
+        here times out at once; one of the guest's is told to the guest (`flag` with the
+        clock's readings), whose table plays it if it has not moved meanwhile: a move the
+        guest made before it heard is not undone, as an online game's server lets a move
+        already on its way stand."""
+        expectation = self.referee.expected()
+        side = expectation.timed if expectation is not None else None
+        if expectation is None or side is None or self.owns(expectation.actor):
+            self.referee.submit(action)
+            return
+        self._flag = (self.referee.seq, side)
+        log.info(
+            "game %d: %s's time ran out after action %d: the other table plays it",
+            self.referee.game_id,
+            _who(side),
+            self.referee.seq,
+        )
+        self.publish_clock()
+
+    def _play_flag(self) -> None:
+        """At the guest: the host's flag on a side played here, played if this table is still
+        where the host's clock ran out."""
+        flag, referee = self._flag, self.referee
+        if flag is None or self.role != "guest" or self._disagreement is not None:
+            return
+        seq, side = flag
+        expectation = referee.expected()
+        if (
+            referee.seq != seq
+            or expectation is None
+            or expectation.timed != side
+            or not self.owns(expectation.actor)
+            or "time_expired" not in expectation.actions
+        ):
+            return
+        self._flag = None
+        action = referee.engine.action_from_dict({"type": "time_expired", "side": side})
+        try:
+            referee.submit(action)
+        except IllegalAction as err:
+            log.warning("game %d: the host's flag is not played: %s", referee.game_id, err)
 
     # -- what the other companion sent ------------------------------------------------------
 
@@ -255,6 +310,8 @@ class RemoteLink(Closing):
         if kind == "clock":
             if self.peer == "host":
                 self._reading = data["reading"]
+                flag = data.get("flag")
+                self._flag = None if flag is None else (flag["seq"], flag["side"])
             return
         if self._disagreement is not None:
             return

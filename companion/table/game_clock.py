@@ -28,6 +28,7 @@ from companion.clock.inputs import apply_input, clock_from_spec, replay_inputs
 from companion.clock.model import SETTLE_NS, Clock, Events, FlagFell, MoveLimitExpired
 from companion.clock.presses import ButtonPress
 from companion.clock.runner import Listener, tell
+from companion.games.contract import Action
 from companion.session import Notification, Referee
 
 log = logging.getLogger(__name__)
@@ -46,6 +47,9 @@ class GameClock:
         expectation = referee.expected()
         self._move = expectation.move if expectation is not None else None
         """The decision the clock last followed (Expectation.move)."""
+        self.time_out: Callable[[Action], None] | None = None
+        """Who plays a `time_expired` when a player's time runs out; the referee when None.
+        Remote play puts its link here: a flag on the other table's time is played there."""
         self._unsubscribe = referee.subscribe(self._after_action)
 
     @classmethod
@@ -198,5 +202,8 @@ class GameClock:
             return
         if "time_expired" not in expectation.actions:
             return
-        engine = self.referee.engine
-        self.referee.submit(engine.action_from_dict({"type": "time_expired", "side": player}))
+        action = self.referee.engine.action_from_dict({"type": "time_expired", "side": player})
+        if self.time_out is not None:
+            self.time_out(action)
+        else:
+            self.referee.submit(action)

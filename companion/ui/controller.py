@@ -471,8 +471,8 @@ class Controller:
             try:
                 self.clock.tick()
             except IllegalAction as refused:
-                # A flag fallen while the rules wait on the other table (remote play).
-                log.info("the game clock's flag is not played here: %s", refused.explanation)
+                # A flag fallen while remote play's link is down: the game is paused.
+                log.info("the game clock's flag is not played now: %s", refused.explanation)
 
     def confirm_mirrored(self) -> str | None:
         """Done: the other table's pieces are laid here (no camera checks them). None, or

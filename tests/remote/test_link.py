@@ -4,10 +4,14 @@ chain."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from companion.clock.model import MoveLimitExpired
 from companion.games import find_plugin
 from companion.publish import wire
 from companion.publish.mosquitto import Mosquitto
@@ -16,6 +20,7 @@ from companion.remote.state import LinkState
 from companion.store import chain_link, verify_game
 from tests.publish.gate import Gate
 from tests.remote.conftest import (
+    DEADLINE_S,
     Companion,
     agree,
     close,
@@ -192,6 +197,81 @@ def test_mem_goes_through_the_same_link(tmp_path: Path, broker: Mosquitto) -> No
         pump_until((host, guest), connected(host, guest))
         play(host, guest, lambda: over(host, guest))
         pump_until((host, guest), agree(host, guest))
+        assert_same_game(host, guest)
+    finally:
+        close(host, guest)
+
+
+TIMED = {**MEMWARS, "timer": True}
+"""The short game with MemWars' move timer: a side out of time passes (MW-A33)."""
+PER_MOVE = {"controls": ["-!2", "-!2"], "order": [0, 1]}
+"""Two seconds a move for each side."""
+
+
+def guest_waits(host: Companion, guest: Companion) -> Callable[[], bool]:
+    """The rules wait on the guest's side, whose time the host's clock runs."""
+
+    def waiting() -> bool:
+        expected = guest.referee.expected()
+        return guest.link.local_turn() and expected is not None and expected.timed == 1
+
+    return waiting
+
+
+def timed_out(companion: Companion) -> list[dict[str, Any]]:
+    game_id = companion.referee.game_id
+    return [a for _, _, a in companion.store.actions(game_id) if a["type"] == "time_expired"]
+
+
+def test_the_hosts_clock_runs_out_on_the_guest_and_the_guest_plays_it(
+    tmp_path: Path, broker: Mosquitto
+) -> None:
+    """The host's clock is the game's: when it runs out on a side played at the guest's
+    table, the guest records that side's time_expired and both games go on as one."""
+    host, guest = share(tmp_path, broker.url, "memwars", TIMED, game_clock=PER_MOVE)
+    try:
+        assert host.clock is not None
+        pump_until((host, guest), connected(host, guest))
+        play(host, guest, lambda: guest_waits(host, guest)() and host.referee.seq >= 3)
+        pump_until((host, guest), agree(host, guest))
+        before = guest.referee.seq
+        clock = host.clock
+
+        def flagged() -> bool:
+            clock.tick()
+            return len(timed_out(guest)) > 0
+
+        pump_until((host, guest), flagged)  # nobody moves at the guest's table
+        assert timed_out(guest)[0]["side"] == 1
+        assert guest.referee.seq == before + 1
+        pump_until((host, guest), agree(host, guest))
+        play(host, guest, lambda: over(host, guest))
+        pump_until((host, guest), agree(host, guest))
+        assert_same_game(host, guest)
+    finally:
+        close(host, guest)
+
+
+def test_a_move_the_guest_made_before_it_heard_the_flag_stands(
+    tmp_path: Path, broker: Mosquitto
+) -> None:
+    host, guest = share(tmp_path, broker.url, "memwars", TIMED, game_clock=PER_MOVE)
+    try:
+        assert host.clock is not None
+        pump_until((host, guest), connected(host, guest))
+        play(host, guest, lambda: guest_waits(host, guest)() and host.referee.seq >= 3)
+        pump_until((host, guest), agree(host, guest))
+        clock = host.clock
+        deadline = time.monotonic() + DEADLINE_S
+        while not any(isinstance(e, MoveLimitExpired) for e in clock.tick()):
+            assert time.monotonic() < deadline, "the move limit did not run out"
+            host.link.pump(0.05)  # the host hears nothing new; the guest does not listen
+        guest.move()  # on its way before the flag is heard
+        moved = guest.referee.seq
+        pump_until((host, guest), lambda: host.referee.seq >= moved)
+        pump_until((host, guest), agree(host, guest))
+        assert not timed_out(guest) and not timed_out(host)
+        assert host.link.state is guest.link.state is LinkState.CONNECTED
         assert_same_game(host, guest)
     finally:
         close(host, guest)

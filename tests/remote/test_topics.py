@@ -60,6 +60,8 @@ def test_topics_and_messages() -> None:
         ("move", b'{"schema": 2}', "schema 2"),
         ("at", b'{"schema": 1, "game_id": 1, "seq": true, "hash": "", "head": ""}', "'seq'"),
         ("nope", b"{}", "no remote play payload"),
+        ("clock", b'{"schema": 1, "game_id": 1, "reading": {}, "flag": {"seq": 3}}', "'flag'"),
+        ("clock", b'{"schema": 1, "game_id": 1, "reading": {}, "flag": [3, 1]}', "'flag'"),
     ],
 )
 def test_bad_payloads(kind: str, payload: bytes, problem: str) -> None:
@@ -70,3 +72,6 @@ def test_bad_payloads(kind: str, payload: bytes, problem: str) -> None:
 def test_payloads_read_back() -> None:
     payload = wire.move_payload(game_id=3, seq=4, t=1.25, action={"type": "x"}, chain="h")
     assert wire.read_remote("move", wire.encode(payload)) == payload
+    clock = wire.remote_clock_payload(game_id=3, reading={"at": 1.0}, flag=(4, 1))
+    assert wire.read_remote("clock", wire.encode(clock))["flag"] == {"seq": 4, "side": 1}
+    assert "flag" not in wire.remote_clock_payload(game_id=3, reading={"at": 1.0})
