@@ -33,8 +33,10 @@ from tests.plays import memwars_of
 from tests.publish.gate import Gate
 from tests.remote.conftest import DEADLINE_S
 
-MOVES = 14
-"""Actions played in all: the setup's rolls, then claims and verdicts of both tables."""
+CUT_AT = 7
+"""The guest's link is cut once this many actions are played (the setup's rolls, then
+claims and verdicts of both tables), just after a move of its own; the game is then played
+to its end."""
 
 
 @dataclass
@@ -168,10 +170,10 @@ def test_two_tables_play_remotely_with_the_camera_checking_the_mirrored_crystals
             assert host.remote.view().line == "Remote: connected to Basil's table"
             assert guest.remote.view().line == "Remote: connected to Ada's table"
 
-            # Half the game, then the guest's link is cut just after a move of its own.
+            # Part of the game, then the guest's link is cut just after a move of its own.
             until(
                 pair,
-                lambda: guest.referee.seq >= MOVES // 2 and guest.remote.link.local_turn(),
+                lambda: guest.referee.seq >= CUT_AT and guest.remote.link.local_turn(),
                 hands=True,
             )
             until(
@@ -191,7 +193,7 @@ def test_two_tables_play_remotely_with_the_camera_checking_the_mirrored_crystals
 
             gate.open()
             until(pair, lambda: all(t.remote.state is LinkState.CONNECTED for t in pair))
-            until(pair, lambda: host.referee.seq >= MOVES or host.referee.is_over, hands=True)
+            until(pair, lambda: host.referee.is_over, hands=True)
             # Both tables end where the other is, the last move laid and read here too.
             until(
                 pair,
@@ -204,6 +206,9 @@ def test_two_tables_play_remotely_with_the_camera_checking_the_mirrored_crystals
                 moves=False,
             )
 
+            assert guest.referee.is_over and host.referee.seq > 3 * CUT_AT
+            assert host_store.game(game_id).status == guest_store.game(game_id).status
+            assert host_store.game(game_id).status == "finished"
             assert host_store.head(game_id) == guest_store.head(game_id)
             assert host_store.actions(game_id) == guest_store.actions(game_id)
             assert verify_game(host_store, game_id).ok and verify_game(guest_store, game_id).ok
