@@ -36,7 +36,7 @@ from companion.games.contract import JSON, BadData, BadSetup, GameEngine, Illega
 from companion.record import RecordHeader, write_record
 from companion.sqlite_writes import immediate
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 APPLICATION_ID = 0x54544331
 """'TTC1' in the database header, so a stranger's SQLite file is told apart from ours."""
 
@@ -158,6 +158,19 @@ _SCHEMA_5: tuple[str, ...] = (
     "ALTER TABLE games ADD COLUMN head TEXT NOT NULL DEFAULT ''",
     "ALTER TABLE actions ADD COLUMN hash TEXT NOT NULL DEFAULT ''",
 )
+# Schema 6: a game shared with another companion (remote play) starts its chain from the id
+# it has where it was created (`chain_id`), whatever id it has here; NULL for a game of this
+# store's own, whose chain starts from its own id. Fixed like the other columns the chain
+# starts from.
+_SCHEMA_6: tuple[str, ...] = (
+    "ALTER TABLE games ADD COLUMN chain_id INTEGER CHECK (chain_id >= 1)",
+    "DROP TRIGGER games_fixed",
+    """CREATE TRIGGER games_fixed BEFORE UPDATE OF id, game, header, created, title, chain_id
+    ON games BEGIN SELECT RAISE(ABORT, 'games: only the status may change'); END""",
+)
+_FIXED_COLUMNS = "COALESCE(chain_id, id), game, header, created, title"
+"""The columns a game's chain starts from (_genesis), in its order."""
+
 _ACTIONS_FIXED = """CREATE TRIGGER actions_fixed BEFORE UPDATE ON actions
     BEGIN SELECT RAISE(ABORT, 'actions are append-only'); END"""
 
@@ -263,7 +276,7 @@ def _head(last: str, status: str, takebacks: Sequence[tuple[int, float]]) -> str
 def _write_head(conn: sqlite3.Connection, game_id: int) -> None:
     """Inside a write: sets the game's head from what the transaction now holds."""
     row = conn.execute(
-        "SELECT id, game, header, created, title, status FROM games WHERE id = ?", (game_id,)
+        f"SELECT {_FIXED_COLUMNS}, status FROM games WHERE id = ?", (game_id,)
     ).fetchone()
     last = conn.execute(
         "SELECT hash FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,)
@@ -338,41 +351,30 @@ class Store:
         header: RecordHeader,
         *,
         title: str = "",
-        game_id: int | None = None,
+        chain_id: int | None = None,
         created: str | None = None,
     ) -> int:
         """Records a new game; returns its id.
 
-        `game_id` and `created` are for a game shared with another companion (remote play):
-        it keeps the id and creation time it has where it was created, so that both chains
-        start from the same link. The id must never have been used in this store."""
+        `chain_id` and `created` are for a game shared with another companion (remote play):
+        it keeps the creation time it has where it was created, and its chain starts from
+        the id it has there, so that both chains start from the same link; here it gets an
+        id of this store's own."""
         text = _dumps(header.to_dict())
+        if chain_id is not None and chain_id < 1:
+            raise StoreError(f"{chain_id} is not a game id", where=str(self.path))
         with self._transaction("cannot create a game") as conn:
-            if game_id is None:
-                # The id is counted past every game ever created, deleted ones too: SQLite
-                # alone would give the last game's id again once that game is deleted, and an
-                # old export, log line or live stream naming it would then name another game.
-                (game_id,) = conn.execute(
-                    "SELECT COALESCE(MAX(id), 0) + 1 FROM "
-                    "(SELECT id FROM games UNION ALL SELECT id FROM deleted_games)"
-                ).fetchone()
-            elif (
-                game_id < 1
-                or conn.execute(
-                    "SELECT 1 FROM games WHERE id = ? UNION ALL SELECT 1 FROM deleted_games "
-                    "WHERE id = ?",
-                    (game_id, game_id),
-                ).fetchone()
-            ):
-                raise StoreError(
-                    f"game id {game_id} is already used in this store (or is not a game id): "
-                    "a shared game keeps the id it was given where it was created",
-                    where=str(self.path),
-                )
+            # The id is counted past every game ever created, deleted ones too: SQLite alone
+            # would give the last game's id again once that game is deleted, and an old
+            # export, log line or live stream naming it would then name another game.
+            (game_id,) = conn.execute(
+                "SELECT COALESCE(MAX(id), 0) + 1 FROM "
+                "(SELECT id FROM games UNION ALL SELECT id FROM deleted_games)"
+            ).fetchone()
             conn.execute(
-                "INSERT INTO games (id, game, header, created, status, title) "
-                "VALUES (?, ?, ?, ?, 'playing', ?)",
-                (game_id, header.game, text, created or utc_now(), title),
+                "INSERT INTO games (id, game, header, created, status, title, chain_id) "
+                "VALUES (?, ?, ?, ?, 'playing', ?, ?)",
+                (game_id, header.game, text, created or utc_now(), title, chain_id),
             )
             _write_head(conn, game_id)
         return int(game_id)
@@ -408,7 +410,7 @@ class Store:
                 )
             if last_hash is None:
                 fixed = conn.execute(
-                    "SELECT id, game, header, created, title FROM games WHERE id = ?", (game_id,)
+                    f"SELECT {_FIXED_COLUMNS} FROM games WHERE id = ?", (game_id,)
                 ).fetchone()
                 last_hash = _genesis(*fixed)
             chained = _action_link(last_hash, seq, float(t), json.loads(action_text))
@@ -564,9 +566,7 @@ class Store:
         the game's header, id, creation time and title), as written; two companions sharing
         a game compare these. StoreError for a seq not written."""
         if seq == 0:
-            rows = self._rows(
-                "SELECT id, game, header, created, title FROM games WHERE id = ?", (game_id,)
-            )
+            rows = self._rows(f"SELECT {_FIXED_COLUMNS} FROM games WHERE id = ?", (game_id,))
             if not rows:
                 raise UnknownGame(game_id, where=str(self.path))
             return _genesis(*rows[0])
@@ -575,6 +575,24 @@ class Store:
             self.game(game_id)
             raise StoreError(f"game {game_id} has no action {seq}", where=str(self.path))
         return str(rows[0][0])
+
+    def chain_id(self, game_id: int) -> int:
+        """The id the game's chain starts from: its own, or for a game shared by another
+        companion the id it has there."""
+        rows = self._rows("SELECT COALESCE(chain_id, id) FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            raise UnknownGame(game_id, where=str(self.path))
+        return int(rows[0][0])
+
+    def shared_as(self, chain_id: int) -> list[int]:
+        """The games of this store whose chains start from id `chain_id` (its own game of
+        that id, and games shared by other companions under it), oldest first."""
+        return [
+            game_id
+            for (game_id,) in self._rows(
+                "SELECT id FROM games WHERE COALESCE(chain_id, id) = ? ORDER BY id", (chain_id,)
+            )
+        ]
 
     def header(self, game_id: int) -> RecordHeader:
         rows = self._rows("SELECT header FROM games WHERE id = ?", (game_id,))
@@ -715,6 +733,7 @@ def _migrate_chain(conn: sqlite3.Connection) -> None:
 
     The append-only trigger is set aside for the length of this (one) transaction only."""
     conn.execute("DROP TRIGGER actions_fixed")
+    # Before schema 6 no game had a chain id of its own: each starts from its own id.
     games = conn.execute("SELECT id, game, header, created, title FROM games").fetchall()
     for fixed in games:
         previous = _genesis(*fixed)
@@ -763,7 +782,11 @@ def _prepare(conn: sqlite3.Connection, where: str) -> None:
             if version < 5:
                 for statement in _SCHEMA_5:
                     conn.execute(statement)
-                _migrate_chain(conn)
+            if version < 6:
+                for statement in _SCHEMA_6:
+                    conn.execute(statement)
+            if version < 5:
+                _migrate_chain(conn)  # with schema 6's columns: the head reads them
             if version < SCHEMA_VERSION:
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     except sqlite3.DatabaseError as err:
@@ -827,7 +850,8 @@ def _read_chain(store: Store, game_id: int) -> _Chain:
     where = f"{store.path}#{game_id}"
     rows = store._rows(
         "SELECT CAST(game AS BLOB), CAST(header AS BLOB), CAST(created AS BLOB), "
-        "CAST(title AS BLOB), CAST(status AS BLOB), head FROM games WHERE id = ?",
+        "CAST(title AS BLOB), CAST(status AS BLOB), head, COALESCE(chain_id, id) FROM games "
+        "WHERE id = ?",
         (game_id,),
     )
     if not rows:
@@ -838,7 +862,10 @@ def _read_chain(store: Store, game_id: int) -> _Chain:
 
     try:
         game, header_text, created, title, status = (_text(value) for value in rows[0][:5])
-        previous = _genesis(game_id, game, header_text, created, title)
+        chain_id = rows[0][6]
+        if not isinstance(chain_id, int):
+            raise ValueError(f"its chain id {chain_id!r} is not a number")
+        previous = _genesis(chain_id, game, header_text, created, title)
         header = RecordHeader.from_dict(json.loads(header_text), where=where)
     except (ValueError, UserError) as err:
         raise damaged(0, f"cannot be read: {err}") from None

@@ -360,9 +360,16 @@ def test_a_schema_4_store_gains_its_chain(snapshots: dict[str, Any], tmp_path: P
     # (The columns stay, so only the migration's computing is exercised here; the columns'
     # creation is test_store.py's schema 3 test.)
     conn = sqlite3.connect(path, isolation_level=None)
-    for column in ("actions DROP COLUMN hash", "games DROP COLUMN head"):
+    conn.execute("DROP TRIGGER games_fixed")  # schema 6's names chain_id
+    for column in (
+        "actions DROP COLUMN hash",
+        "games DROP COLUMN head",
+        "games DROP COLUMN chain_id",
+    ):
         conn.execute(f"ALTER TABLE {column}")
     conn.execute(store_module._ACTIONS_FIXED)
+    (games_fixed,) = (s for s in store_module._SCHEMA if "TRIGGER games_fixed" in s)
+    conn.execute(games_fixed)
     conn.close()
     with pytest.raises(StoreError, match="schema 4"):
         Store.open(path, readonly=True)  # a read-only open cannot upgrade it

@@ -70,6 +70,8 @@ class RemoteLink(Closing):
         if role not in wire.ROLES:
             raise RemoteError(f"a companion is the host or the guest, not {role!r}")
         self.referee = referee
+        self.shared_id = referee.store.chain_id(referee.game_id)
+        """The game's id on the link: the host's (the guest's store may know it by another)."""
         self.role: Role = role
         self.peer: Role = wire.other_role(role)
         self.sides = frozenset(sides)
@@ -219,9 +221,7 @@ class RemoteLink(Closing):
             return
         reading = wire.clock_reading(self._game_clock.display(), self.referee.elapsed())
         flag = self._flag if self._flag and self._flag[0] == self.referee.seq else None
-        payload = wire.remote_clock_payload(
-            game_id=self.referee.game_id, reading=reading, flag=flag
-        )
+        payload = wire.remote_clock_payload(game_id=self.shared_id, reading=reading, flag=flag)
         self._publisher.publish(self.topics.message(self.role, "clock", payload))
 
     def close(self) -> None:
@@ -299,12 +299,13 @@ class RemoteLink(Closing):
         except WireError as err:
             log.warning("game %d: a message on %s is ignored: %s", self.referee.game_id, topic, err)
             return
-        if data["game_id"] != self.referee.game_id:
+        if data["game_id"] != self.shared_id:
             log.warning(
-                "game %d: a message on %s is about game %d, ignored",
+                "game %d: a message on %s is about shared game %d, not %d: ignored",
                 self.referee.game_id,
                 topic,
                 data["game_id"],
+                self.shared_id,
             )
             return
         if kind == "clock":
@@ -410,7 +411,7 @@ class RemoteLink(Closing):
 
     def _send_move(self, seq: int, t: float, action: dict[str, Any]) -> None:
         payload = wire.move_payload(
-            game_id=self.referee.game_id, seq=seq, t=t, action=action, chain=self._link(seq)
+            game_id=self.shared_id, seq=seq, t=t, action=action, chain=self._link(seq)
         )
         self._publisher.publish(self.topics.message(self.role, "move", payload))
 
@@ -426,7 +427,7 @@ class RemoteLink(Closing):
     def _publish_at(self) -> None:
         referee = self.referee
         payload = wire.at_payload(
-            game_id=referee.game_id,
+            game_id=self.shared_id,
             seq=referee.seq,
             chain=self._link(referee.seq),
             head=referee.store.head(referee.game_id),
@@ -438,7 +439,7 @@ class RemoteLink(Closing):
         if asked == self._asked:
             return
         self._asked = asked
-        payload = wire.want_payload(game_id=self.referee.game_id, first=first)
+        payload = wire.want_payload(game_id=self.shared_id, first=first)
         self._publisher.publish(self.topics.message(self.role, "want", payload))
 
     def _link(self, seq: int) -> str:

@@ -35,6 +35,7 @@ class Invitation:
     """What the host publishes (retained) for the guest to join."""
 
     game_id: int
+    """The game's id at the host, which its chain starts from at both companions."""
     created: str
     title: str
     header: RecordHeader
@@ -81,35 +82,40 @@ def invitation_for(
         )
     store, game_id = referee.store, referee.game_id
     row = store.game(game_id)
-    return Invitation(game_id, row.created, row.title, store.header(game_id), host, guest)
+    return Invitation(
+        store.chain_id(game_id), row.created, row.title, store.header(game_id), host, guest
+    )
 
 
 def join(store: Store, invitation: Invitation, clock: Clock = time.monotonic) -> Referee:
-    """The guest's copy of the game, recorded in `store` with the host's id, creation time,
-    title and header; taken up where it is when it was joined before (a restart)."""
-    game_id = invitation.game_id
-    if game_id in store.game_ids():
+    """The guest's copy of the game, recorded in `store` with the host's creation time,
+    title and header, its chain starting from the host's id (the id here is this store's
+    own); taken up where it is when it was joined before (a restart)."""
+    for game_id in store.shared_as(invitation.game_id):
         row = store.game(game_id)
-        same = (
+        if (
             store.header(game_id).to_dict() == invitation.header.to_dict()
             and row.created == invitation.created
             and row.title == invitation.title
-        )
-        if not same:
-            raise RemoteError(
-                f"game {game_id} of this store is another game: the shared game cannot be "
-                "recorded here under its id"
-            )
-        return Referee.resume(store, game_id, clock=clock)
+        ):
+            return Referee.resume(store, game_id, clock=clock)
     engine = find_engine(invitation.header.game)
     try:
         engine.new_game(invitation.header.setup)
     except BadSetup as err:
         raise RemoteError(f"the invitation's setup is refused here: {err}") from None
-    store.create_game(
-        invitation.header, title=invitation.title, game_id=game_id, created=invitation.created
+    game_id = store.create_game(
+        invitation.header,
+        title=invitation.title,
+        chain_id=invitation.game_id,
+        created=invitation.created,
     )
-    log.info("game %d: joined (%s)", game_id, invitation.header.game)
+    log.info(
+        "game %d: joined (%s), shared as game %d",
+        game_id,
+        invitation.header.game,
+        invitation.game_id,
+    )
     return Referee(store, game_id, clock=clock)
 
 
