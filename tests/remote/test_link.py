@@ -5,7 +5,6 @@ chain."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +45,13 @@ def assert_same_game(host: Companion, guest: Companion) -> None:
     assert host.store.actions(game_id) == guest.store.actions(game_id)
     assert verify_game(host.store, game_id).ok and verify_game(guest.store, game_id).ok
     assert host.replayed() == guest.replayed()
+
+
+def finish(host: Companion, guest: Companion) -> None:
+    """Both tables play on to the game's end; both stores then hold the same game."""
+    play(host, guest, lambda: over(host, guest))
+    pump_until((host, guest), agree(host, guest))
+    assert_same_game(host, guest)
 
 
 def test_a_whole_memwars_game_played_by_two_companions(tmp_path: Path, broker: Mosquitto) -> None:
@@ -98,9 +104,7 @@ def test_a_broker_outage_mid_game_loses_nothing(tmp_path: Path, broker: Mosquitt
         assert guest.store.actions(guest.referee.game_id) == host.store.actions(
             host.referee.game_id
         )
-        play(host, guest, lambda: over(host, guest))
-        pump_until((host, guest), agree(host, guest))
-        assert_same_game(host, guest)
+        finish(host, guest)
     finally:
         close(host, guest)
 
@@ -142,9 +146,7 @@ def test_a_cut_link_pauses_both_and_the_guest_moves_meanwhile(
             pump_until((host, guest), connected(host, guest))
             pump_until((host, guest), agree(host, guest))
             assert not host.clock.clock.paused or host.referee.expected() is None
-            play(host, guest, lambda: over(host, guest))
-            pump_until((host, guest), agree(host, guest))
-            assert_same_game(host, guest)
+            finish(host, guest)
             reading = guest.link.clock_reading()
             assert reading is not None and len(reading["players"]) == 2
         finally:
@@ -195,9 +197,7 @@ def test_mem_goes_through_the_same_link(tmp_path: Path, broker: Mosquitto) -> No
     host, guest = share(tmp_path, broker.url, "mem", setup)
     try:
         pump_until((host, guest), connected(host, guest))
-        play(host, guest, lambda: over(host, guest))
-        pump_until((host, guest), agree(host, guest))
-        assert_same_game(host, guest)
+        finish(host, guest)
     finally:
         close(host, guest)
 
@@ -208,14 +208,18 @@ PER_MOVE = {"controls": ["-!2", "-!2"], "order": [0, 1]}
 """Two seconds a move for each side."""
 
 
-def guest_waits(host: Companion, guest: Companion) -> Callable[[], bool]:
-    """The rules wait on the guest's side, whose time the host's clock runs."""
+def to_the_guests_turn(host: Companion, guest: Companion) -> None:
+    """A few actions played, up to where the rules wait on the guest's side, whose time the
+    host's clock runs; both tables agree."""
+    assert host.clock is not None
 
-    def waiting() -> bool:
+    def guest_waits() -> bool:
         expected = guest.referee.expected()
         return guest.link.local_turn() and expected is not None and expected.timed == 1
 
-    return waiting
+    pump_until((host, guest), connected(host, guest))
+    play(host, guest, lambda: guest_waits() and host.referee.seq >= 3)
+    pump_until((host, guest), agree(host, guest))
 
 
 def timed_out(companion: Companion) -> list[dict[str, Any]]:
@@ -230,12 +234,10 @@ def test_the_hosts_clock_runs_out_on_the_guest_and_the_guest_plays_it(
     table, the guest records that side's time_expired and both games go on as one."""
     host, guest = share(tmp_path, broker.url, "memwars", TIMED, game_clock=PER_MOVE)
     try:
-        assert host.clock is not None
-        pump_until((host, guest), connected(host, guest))
-        play(host, guest, lambda: guest_waits(host, guest)() and host.referee.seq >= 3)
-        pump_until((host, guest), agree(host, guest))
+        to_the_guests_turn(host, guest)
         before = guest.referee.seq
         clock = host.clock
+        assert clock is not None
 
         def flagged() -> bool:
             clock.tick()
@@ -245,9 +247,7 @@ def test_the_hosts_clock_runs_out_on_the_guest_and_the_guest_plays_it(
         assert timed_out(guest)[0]["side"] == 1
         assert guest.referee.seq == before + 1
         pump_until((host, guest), agree(host, guest))
-        play(host, guest, lambda: over(host, guest))
-        pump_until((host, guest), agree(host, guest))
-        assert_same_game(host, guest)
+        finish(host, guest)
     finally:
         close(host, guest)
 
@@ -257,11 +257,9 @@ def test_a_move_the_guest_made_before_it_heard_the_flag_stands(
 ) -> None:
     host, guest = share(tmp_path, broker.url, "memwars", TIMED, game_clock=PER_MOVE)
     try:
-        assert host.clock is not None
-        pump_until((host, guest), connected(host, guest))
-        play(host, guest, lambda: guest_waits(host, guest)() and host.referee.seq >= 3)
-        pump_until((host, guest), agree(host, guest))
+        to_the_guests_turn(host, guest)
         clock = host.clock
+        assert clock is not None
         deadline = time.monotonic() + DEADLINE_S
         while not any(isinstance(e, MoveLimitExpired) for e in clock.tick()):
             assert time.monotonic() < deadline, "the move limit did not run out"
