@@ -301,9 +301,19 @@ class BoardReader:
         doubt = np.where((ratios > 0.1) & faint, np.abs(ratios - ONE_CRYSTAL) / 0.2, 1.0)
         confidence = 0.5 + 0.5 * np.minimum(doubt.min(axis=1), 1.0)
         present = whole @ (1 << np.arange(len(self._names)))
+        recount = np.zeros(zones, bool)
+        if self.learned is not None:
+            # The network counts where the rules are least sure: every zone they could not
+            # decide at once, every zone with a trace of a colour too faint for them (a
+            # pale crystal under bright light), and every zone with something dark on it (a
+            # counter, under which a clear crystal shows dark). It costs, so not the rest.
+            traced = ((ratios >= TRACE) & (ratios < FRINGE)).any(axis=1)
+            recount = inside & (~plain | traced | self._dim_zones())
         result = []
         for index in range(zones):
-            if plain[index]:
+            if plain[index] or recount[index]:
+                # A zone the network recounts is not looked at closer by the rules: its
+                # count replaces theirs below.
                 result.append(
                     ZoneCounts(
                         self._held_names[int(present[index])],
@@ -316,13 +326,8 @@ class BoardReader:
                 result.append(
                     self._zone(histogram[index], bool(inside[index]), bool(dark[index]), index)
                 )
-        if self.learned is not None:
-            # The network counts where the rules are least sure: every zone they could not
-            # decide at once, every zone with a trace of a colour too faint for them (a
-            # pale crystal under bright light), and every zone with something dark on it (a
-            # counter, under which a clear crystal shows dark). It costs, so not the rest.
-            traced = ((ratios >= TRACE) & (ratios < FRINGE)).any(axis=1)
-            hard = np.flatnonzero(inside & (~plain | traced | self._dim_zones()))
+        hard = np.flatnonzero(recount)
+        if len(hard):
             for index, counts in zip(
                 hard.tolist(), self._learned_count(measured, histogram, ratios, hard), strict=True
             ):
