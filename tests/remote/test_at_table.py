@@ -236,7 +236,9 @@ def test_without_a_camera_the_players_say_the_move_is_laid(
         host = Controller(Config(), host_store)
         guest = Controller(Config(), guest_store)
         try:
-            choices = MemWarsChoices(names=("Ada", "Basil"), quadrants=1, seed=3)
+            choices = MemWarsChoices(
+                names=("Ada", "Basil"), quadrants=1, seed=3, time_control="10+5"
+            )
             host.start("memwars", choices)
             remote = host.host_remote(
                 RemoteBroker(url=broker.url), match="m2", host_sides=[0], guest_sides=[1]
@@ -266,6 +268,25 @@ def test_without_a_camera_the_players_say_the_move_is_laid(
             assert laid_here.confirm_mirrored() == "There is nothing to lay for the other table."
             assert "crystal" in said
             assert remote.view().line.startswith("Remote: connected to")
+            # One clock, the host's; the guest's screen shows its readings.
+            assert host.clock is not None and guest.clock is None
+
+            def same_clock() -> bool:
+                for controller in (host, guest):
+                    controller.step()
+                mine, theirs = host.clock_face(), guest.clock_face()
+                idle = 1 - (mine.running or 0)
+                return (
+                    mine.running is not None
+                    and theirs.running == mine.running
+                    and theirs.texts[idle] == mine.texts[idle]
+                )
+
+            deadline = time.monotonic() + DEADLINE_S
+            while not same_clock():
+                assert time.monotonic() < deadline, "the guest never showed the host's clock"
+                time.sleep(0.01)
+            assert len(guest.clock_face().texts) == 2
         finally:
             host.close()
             guest.close()
