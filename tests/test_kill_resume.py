@@ -188,6 +188,7 @@ def replayed_state(actions: list[dict[str, Any]]) -> tuple[dict[str, Any], list[
     return engine.state_to_dict(state), events
 
 
+@pytest.mark.long
 def test_kills_anywhere_lose_and_double_nothing(tmp_path: Path, script) -> None:
     script_path, actions = script
     length = len(actions)

@@ -293,6 +293,7 @@ def test_a_broker_outage_loses_nothing(
 
 @slow
 @pytest.mark.slow
+@pytest.mark.long
 def test_a_minute_long_broker_outage_loses_nothing(
     broker: Mosquitto,
     store: Store,
