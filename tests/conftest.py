@@ -37,9 +37,9 @@ _point_home_at(_SESSION_HOME, os.environ.__setitem__)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Tests marked long run first: with the suite spread over parallel workers, each
-    starts on one of them, and the short ones fill in around them, so that no worker is
-    left with a long test at the end."""
+    """Tests marked long run first, and with them the files they are in: with the suite
+    spread over parallel workers, each starts on one of them and the rest fill in around
+    them, so that no worker is left with a long test at the end."""
     items.sort(key=lambda item: item.get_closest_marker("long") is None)
 
 
