@@ -36,6 +36,13 @@ _USER_HOME = {name: os.environ.get(name) for name in ("HOME", *(n for n, _ in HO
 _point_home_at(_SESSION_HOME, os.environ.__setitem__)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked long run first, and with them the files they are in: with the suite
+    spread over parallel workers, each starts on one of them and the rest fill in around
+    them, so that no worker is left with a long test at the end."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     for name, value in _USER_HOME.items():
         if value is None:

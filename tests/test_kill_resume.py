@@ -188,6 +188,7 @@ def replayed_state(actions: list[dict[str, Any]]) -> tuple[dict[str, Any], list[
     return engine.state_to_dict(state), events
 
 
+@pytest.mark.long
 def test_kills_anywhere_lose_and_double_nothing(tmp_path: Path, script) -> None:
     script_path, actions = script
     length = len(actions)
@@ -212,7 +213,11 @@ def test_kills_anywhere_lose_and_double_nothing(tmp_path: Path, script) -> None:
             # cannot let the game run to its end before the kills are done.
             target = AIM * length * (len(progress_at_kill) + 1) / KILLS
             share = min(max(0.0, target - stored), 4 * AIM * length / KILLS)
-            run = start(store, script_path, stderr, stop_after=math.ceil(2 * share) + 2)
+            # A run ahead of the schedule commits nothing (it is still killed as it starts,
+            # opens and replays): however the machine's pace changes after it was measured,
+            # runs the kills miss cannot play the game to its end before the kills are done.
+            commits = math.ceil(2 * share) + 2 if share > 0 else 0
+            run = start(store, script_path, stderr, stop_after=commits)
             if draw.random() < EARLY_KILLS:
                 time.sleep(draw.uniform(0.0, pace.startup * 1.2))
             else:

@@ -244,6 +244,8 @@ class Publisher(Closing):
         self._retained: dict[str, Message] = {}
         """The latest retained message of each topic, republished on every connection."""
         self._inflight: dict[int, Message] = {}
+        self._handing_over = False
+        """A message is off the queue and not yet in flight (being given to paho)."""
         self._early_acks: set[int] = set()
         self._held: set[int] = set()
         """Messages in flight when the connection broke: paho resends them first."""
@@ -374,6 +376,7 @@ class Publisher(Closing):
                 message = self._queue.popleft()
                 if message.retain or message.kind in _COALESCED:
                     self._waiting_topics.pop(message.topic, None)
+                self._handing_over = True
             try:
                 info = self._client.publish(
                     message.topic, message.payload, message.qos, message.retain
@@ -382,8 +385,11 @@ class Publisher(Closing):
                 log.warning("paho refused a message for %s", message.topic, exc_info=True)
                 with self._cond:
                     self._dropped += 1
+                    self._handing_over = False
+                    self._cond.notify_all()
                 continue
             with self._cond:
+                self._handing_over = False
                 kept = info.rc == MQTTErrorCode.MQTT_ERR_SUCCESS or (
                     message.qos > 0 and info.rc == MQTTErrorCode.MQTT_ERR_NO_CONN
                 )
@@ -535,7 +541,13 @@ class Publisher(Closing):
         """Until everything published so far is acknowledged (or sent, for QoS 0)."""
         with self._cond:
             return self._cond.wait_for(
-                lambda: self._connected and not self._queue and not self._inflight, timeout
+                lambda: (
+                    self._connected
+                    and not self._queue
+                    and not self._handing_over
+                    and not self._inflight
+                ),
+                timeout,
             )
 
     def close(self, timeout: float = CLOSE_TIMEOUT_S) -> None:

@@ -5,9 +5,9 @@ where every button is) comes from tests/ui."""
 from __future__ import annotations
 
 import os
+import select
 import shutil
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,21 +22,28 @@ WIDTH, HEIGHT = 800, 480
 
 @pytest.fixture()
 def x_screen() -> Iterator[str]:
-    """A virtual X screen the size of the Pi's display."""
+    """A virtual X screen the size of the Pi's display, on a display number Xvfb picks
+    itself among the free ones (tests in parallel each have their own)."""
     for tool in ("Xvfb", "xdotool"):
         assert shutil.which(tool), f"{tool} is missing: run scripts/install-system-deps.sh"
-    display = f":{100 + os.getpid() % 800}"
-    server = subprocess.Popen(
-        ["Xvfb", display, "-screen", "0", f"{WIDTH}x{HEIGHT}x24", "-nolisten", "tcp"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    readable, writable = os.pipe()
+    with os.fdopen(readable, "rb") as told:
+        try:
+            size = f"{WIDTH}x{HEIGHT}x24"
+            server = subprocess.Popen(
+                ["Xvfb", "-displayfd", str(writable), "-screen", "0", size, "-nolisten", "tcp"],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                pass_fds=(writable,),
+            )
+        finally:
+            os.close(writable)
+        # Xvfb writes its display number once it accepts connections.
+        ready, _, _ = select.select([told], [], [], 20)
+        number = told.readline().decode().strip() if ready else ""
     try:
-        deadline = time.monotonic() + 20
-        while not Path(f"/tmp/.X11-unix/X{display[1:]}").exists():
-            assert time.monotonic() < deadline, "Xvfb did not start"
-            time.sleep(0.05)
-        yield display
+        assert number.isdigit(), "Xvfb did not start"
+        yield f":{number}"
     finally:
         server.terminate()
         server.wait(timeout=10)

@@ -30,6 +30,7 @@ def tag(card: int) -> str:
     return f"E0{card:08X}"
 
 
+@pytest.mark.long
 def test_the_kiosk_with_a_reader_and_a_clock_survives_a_power_cut(
     screen: Any,
     x_screen: str,

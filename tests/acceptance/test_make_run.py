@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from companion.games.memwars.palette import CHALLENGE_COLOUR
 from companion.games.memwars.play.choices import MemWarsChoices
 from tests.voice.sound import measure
@@ -21,6 +23,7 @@ from .room import Room
 MAKE_RUN = python_module("run", "--simulate", "--app")
 
 
+@pytest.mark.long
 def test_make_run_plays_a_whole_game_streamed_to_a_phone(
     screen: Any, x_screen: str, room: Room, tmp_path: Path, shots: Path
 ) -> None:

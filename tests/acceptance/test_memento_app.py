@@ -10,6 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from companion.games import find_plugin
 from companion.games.touch import Press, TouchRules
 from companion.table.touch_play import TouchPlay
@@ -59,6 +61,7 @@ class TouchTwin:
         return at(live.ids.board.spot_centre(tap))
 
 
+@pytest.mark.long
 def test_a_whole_memento_game_against_the_companion_in_the_real_app(
     screen: Any, x_screen: str, room: Room, tmp_path: Path, shots: Path
 ) -> None:

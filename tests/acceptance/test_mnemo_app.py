@@ -25,6 +25,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from companion.games import find_plugin
 from companion.games.contract import Action
 from companion.games.mnemo import actions as A
@@ -122,6 +124,7 @@ class Twin:
         return at(live.ids.board.spot_centre(tap))
 
 
+@pytest.mark.long
 def test_three_phones_lay_their_words_and_the_game_is_played_to_its_end(
     screen: Any, x_screen: str, room: Room, tmp_path: Path, shots: Path
 ) -> None:

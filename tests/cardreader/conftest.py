@@ -50,7 +50,7 @@ class Recorder:
             self.observations.append(observation)
             self._changed.notify_all()
 
-    def wait_for(self, condition: Callable[[], bool], timeout_s: float = 2.0) -> bool:
+    def wait_for(self, condition: Callable[[], bool], timeout_s: float = 10.0) -> bool:
         deadline = time.monotonic() + timeout_s
         with self._changed:
             while not condition():

@@ -93,15 +93,14 @@ def test_rdm6300_one_card_one_presented_repeats_suppressed_removed_after_silence
 def test_pn532_one_card_one_presented_and_removed_when_the_field_is_empty(
     pty_pair: PtyPair, recorder: Recorder, uid: str
 ) -> None:
-    with running(pty_pair, "pn532", recorder, silence_ms=2000) as (emulator, reader):
+    # A silence far longer than any wait here: a removal can only come from "no target".
+    with running(pty_pair, "pn532", recorder, silence_ms=600_000) as (emulator, reader):
         assert recorder.wait_for(lambda: any(isinstance(o, NoTag) for o in recorder.observations))
         emulator.present(uid)
         assert recorder.wait_for(lambda: len(recorder.tags_seen) >= 3)
         assert recorder.events == [CardPresented(uid, recorder.tags_seen[0].t_ns, "pn532")]
         emulator.remove()
-        began = time.monotonic()
         assert recorder.wait_for(lambda: len(recorder.removed) == 1)
-        assert time.monotonic() - began < 1.0  # "no target" removes at once, not after 2 s
         emulator.present(UID4 if uid != UID4 else UID7)
         assert recorder.wait_for(lambda: len(recorder.presented) == 2)
         assert reader.stats.bad_frames == 0

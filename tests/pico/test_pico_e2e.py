@@ -259,7 +259,9 @@ class Recorder:
             self.observations.append(observation)
 
 
-def make_reader(path: str, recorder: Recorder, runner: ClockRunner) -> tuple[Any, PicoProtocol]:
+def make_reader(
+    path: str, recorder: Recorder, runner: ClockRunner, **options: Any
+) -> tuple[Any, PicoProtocol]:
     # Lazily, as the command line does: the registry finds pico.py by name.
     from companion.devices.cardreader.reader import CardReader
     from companion.devices.cardreader.registry import make_protocol
@@ -274,7 +276,7 @@ def make_reader(path: str, recorder: Recorder, runner: ClockRunner) -> tuple[Any
         if press is not None:
             recorder.presses.append(press)
 
-    reader = CardReader(path, protocol, on_event=recorder.event, on_observation=observe)
+    reader = CardReader(path, protocol, on_event=recorder.event, on_observation=observe, **options)
     return reader, protocol
 
 
@@ -332,7 +334,11 @@ def test_reboot_and_unplug_through_the_reader_shell(pair: PtyPair) -> None:
     recorder = Recorder()
     runner = ClockRunner(model.new_clock([parse("300")] * 2))
     with PicoEmulator(pair.device_path) as board:
-        reader, protocol = make_reader(pair.host_path, recorder, runner)
+        # The card lies on the reader throughout. A port reopened later than the usual 300 ms
+        # silence (a busy machine) would rightly remove it: the silence here is longer than
+        # all the waits below, so that only the tracker's living on across the gap is tested.
+        silence_ns = round(6 * WAIT_S * 1e9)
+        reader, protocol = make_reader(pair.host_path, recorder, runner, silence_ns=silence_ns)
         with reader:
             reader.start()
             wait_for(protocol.identified)

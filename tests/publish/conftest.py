@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import socket
 import subprocess
 import threading
 import time
@@ -33,6 +35,46 @@ needs_mosquitto = pytest.mark.skipif(find_mosquitto() is None, reason="mosquitto
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: a minute long; COMPANION_QUICK_TESTS=1 skips it")
+
+
+SOCKET_CALLS = ("connect", "connect_ex", "send", "sendall", "recv", "recv_into")
+
+
+@contextlib.contextmanager
+def network_calls(port: int) -> Iterator[list[str]]:
+    """The socket calls (connect, send, receive) this thread makes to 127.0.0.1:`port`
+    inside the block. Code that makes none cannot wait on the broker there, however slow it
+    or the machine is: what `publish returns at once` means, said without a stopwatch.
+    (paho wakes its own thread through a socket pair of its own: not the broker's port.)"""
+    caller = threading.current_thread()
+    made: list[str] = []
+
+    def to_port(sock: socket.socket, args: tuple[Any, ...]) -> bool:
+        if args and isinstance(args[0], tuple):
+            return bool(args[0][1] == port)
+        try:
+            return bool(sock.getpeername()[1] == port)
+        except OSError:
+            return False
+
+    def watched(name: str) -> Callable[..., Any]:
+        original = getattr(socket.socket, name)
+
+        def call(self: socket.socket, *args: Any, **kwargs: Any) -> Any:
+            if threading.current_thread() is caller and to_port(self, args):
+                made.append(name)
+            return original(self, *args, **kwargs)
+
+        return call
+
+    patched = {name: watched(name) for name in SOCKET_CALLS}
+    for name, call in patched.items():
+        setattr(socket.socket, name, call)
+    try:
+        yield made
+    finally:
+        for name in patched:
+            delattr(socket.socket, name)
 
 
 @dataclass

@@ -143,6 +143,7 @@ def open_table(name: str, store: Store) -> Table:
     return Table(name, controller, jobs)
 
 
+@pytest.mark.long
 def test_two_tables_play_remotely_with_the_camera_checking_the_mirrored_crystals(
     tmp_path: Path, broker: Mosquitto
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -80,7 +81,9 @@ class Screen:
         """Saves what the screen shows as build/screenshots/<name>.png."""
         self.shots.mkdir(parents=True, exist_ok=True)
         self.frames(2)
-        saved = Path(Window.screenshot(name=str(self.shots / f"{name}.png")))
+        # Kivy numbers the file it writes (name0001.png): a name of this process's own, as a
+        # test in another process may save a picture of the same name at the same time.
+        saved = Path(Window.screenshot(name=str(self.shots / f".{name}-{os.getpid()}.png")))
         final = self.shots / f"{name}.png"
         saved.replace(final)
         return final

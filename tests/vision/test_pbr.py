@@ -77,6 +77,7 @@ def test_the_same_seed_renders_the_same_picture(board: Board) -> None:
     assert first.jpeg == again.jpeg
 
 
+@pytest.mark.long
 def test_the_builder_writes_frames_truth_and_a_manifest_bench_can_load(tmp_path: Path) -> None:
     command = [
         sys.executable, str(ROOT / "bench" / "scenes.py"), "build", "--set", "validation",
@@ -103,6 +104,7 @@ def test_the_builder_writes_frames_truth_and_a_manifest_bench_can_load(tmp_path:
     assert "0 rendered" in again.stdout
 
 
+@pytest.mark.long
 def test_samples_come_only_from_set_ups_rendered_whole_and_never_from_validation(
     tmp_path: Path,
 ) -> None:
