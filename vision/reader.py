@@ -306,14 +306,27 @@ class BoardReader:
             # The network counts where the rules are least sure: every zone they could not
             # decide at once, every zone with a trace of a colour too faint for them (a
             # pale crystal under bright light), and every zone with something dark on it (a
-            # counter, under which a clear crystal shows dark). It costs, so not the rest.
+            # counter, under which a clear crystal shows dark). It costs, so not the rest;
+            # and the rules look no closer at the zones it counts.
             traced = ((ratios >= TRACE) & (ratios < FRINGE)).any(axis=1)
             recount = inside & (~plain | traced | self._dim_zones())
+        hard = np.flatnonzero(recount)
+        learned = (
+            dict(
+                zip(
+                    hard.tolist(),
+                    self._learned_count(measured, histogram, ratios, hard),
+                    strict=True,
+                )
+            )
+            if len(hard)
+            else {}
+        )
         result = []
         for index in range(zones):
-            if plain[index] or recount[index]:
-                # A zone the network recounts is not looked at closer by the rules: its
-                # count replaces theirs below.
+            if index in learned:
+                result.append(learned[index])
+            elif plain[index]:
                 result.append(
                     ZoneCounts(
                         self._held_names[int(present[index])],
@@ -326,12 +339,6 @@ class BoardReader:
                 result.append(
                     self._zone(histogram[index], bool(inside[index]), bool(dark[index]), index)
                 )
-        hard = np.flatnonzero(recount)
-        if len(hard):
-            for index, counts in zip(
-                hard.tolist(), self._learned_count(measured, histogram, ratios, hard), strict=True
-            ):
-                result[index] = counts
         return result
 
     def _dim_zones(self) -> NDArray[np.bool_]:

@@ -93,8 +93,9 @@ class RemoteLink(Closing):
         self._clock_paused = False
         self._reading: dict[str, Any] | None = None
         self._flag: tuple[int, int] | None = None
-        """(seq, side): the game clock ran out on a side the guest plays, after action seq;
-        the host sends it with every reading until the guest's time_expired comes."""
+        """(seq, side): the game clock ran out on a side the guest plays, after action seq.
+        At the host: what it sends with every reading while it is still at that seq; at
+        the guest: what the host's latest reading said."""
         self._publisher = Publisher(
             url,
             board_id=role,
