@@ -32,6 +32,7 @@ from vision.measure import Measured, Measurer
 from vision.reading import BoardReading, HandReason, HandSign, ZoneCounts, ZoneReading
 from vision.registration import Fit, RegistrationTracker
 from vision.stones import CountsStones
+from vision.temporal import MIN_CONFIDENCE
 
 Image = NDArray[np.uint8]
 
@@ -74,9 +75,13 @@ PIECE_TOUCH = 3
 TRACE = 0.05
 """A colour's area (in crystals) on a zone, too little for the rules (below FRINGE), from
 which the zone network is asked about it."""
-DIM = 0.5
-"""Reflectance under which a pixel is dark against the paper (a counter's black, seen soft
-and small, reads 0.2 to 0.4 against the paper's white)."""
+DIM = 0.7
+"""Reflectance under which a pixel is dark against the paper. A counter's black, seen soft
+and small, reads 0.2 to 0.4 against the paper's white on the virtual camera, and up to 0.6
+on the physically based training scenes (a board filling half the picture, a soft lens,
+lamplight scattered off the sheet): at 0.5 the zones of 3 to 10 of their 12 counters were
+never sent to the network in a third of the set-ups, and a clear crystal on one went
+unread. At 0.7 every counter's zone is sent, with 0 to 4 zones without a counter a frame."""
 DIM_SHARE = 0.3
 """The share of a counter's area that, dark, sends a zone to the zone network."""
 DARK_NEARBY = 0.25
@@ -93,6 +98,10 @@ HAND_ZONES = 2
 """Occluded zones that mean a hand."""
 SUDDEN_CHANGES = 6
 """Zones changing between two frames that mean something swept over the board."""
+REACH_PITCHES = 1.5
+"""A hand's reach takes in the zones this many place pitches (centre to centre) from those
+it hides or makes unsure: the next ones, diagonals included. Fingers setting a crystal down
+may hide the places beside it and not the place itself."""
 COUNTER_PX_PER_MM = 2.5
 """How finely a zone with a counter is sampled again to count the pips."""
 MARKER_MARGIN_MM = 1.5
@@ -131,6 +140,7 @@ class BoardReader:
         px = 1 / sampler.mm_per_px
         self._counter_area = (self.board.counter_size * px) ** 2
         self._zone_centres = np.array([zone.centre for zone in sampler.zones], np.float64)
+        self._beside = _beside(self._zone_centres)
         self._marker_centres = np.array([m.centre for m in self.board.markers], np.float64)
         self._marker_reach = np.array(
             [m.size / 2 + MARKER_MARGIN_MM for m in self.board.markers], np.float64
@@ -221,6 +231,7 @@ class BoardReader:
                 zone.key, count.crystals, confidence, counters, count.occluded
             )
         now = tuple(count.crystals for count in counts)
+        before = self._previous
         seen = self._hands_seen(measured, counts)
         seen_hands = bool(seen)
         changed = (
@@ -246,8 +257,37 @@ class BoardReader:
             # change of many zones at once delays the next commit by one frame, not for ever.
             self._previous = now
         return BoardReading(
-            readings, hands=hands, registration=registration, t_ns=t_ns, hand_reasons=reasons
+            readings,
+            hands=hands,
+            registration=registration,
+            t_ns=t_ns,
+            hand_reasons=reasons,
+            reach=self._reach(readings, reasons, before) if hands else frozenset(),
         )
+
+    def _reach(
+        self,
+        readings: dict[str, ZoneReading],
+        reasons: tuple[HandReason, ...],
+        before: tuple[tuple[str, ...], ...] | None,
+    ) -> frozenset[str]:
+        """The zones a hand over the board is over or beside: those it hides, leaves too
+        unsure to use or makes read otherwise than on the last frame with no hand (skin
+        read as crystals), the one nearest the paper it covers, and the zones next to them."""
+        keys = [zone.key for zone in self.measurer.sampler.zones]
+        under = np.array(
+            [
+                readings[key].occluded
+                or readings[key].confidence < MIN_CONFIDENCE
+                or (before is not None and readings[key].crystals != before[index])
+                for index, key in enumerate(keys)
+            ]
+        )
+        for reason in reasons:
+            if reason.zone is not None:
+                under[keys.index(reason.zone)] = True
+        near = self._beside[under].any(axis=0)
+        return frozenset(key for key, there in zip(keys, near, strict=True) if there)
 
     def _hands_seen(self, measured: Measured, counts: list[ZoneCounts]) -> tuple[HandReason, ...]:
         """What in this frame alone shows something over the board, and where."""
@@ -589,6 +629,15 @@ class BoardReader:
             rows = np.abs(ys - y) < reach
             painted[np.ix_(rows, columns)] = white
         return painted
+
+
+def _beside(centres: NDArray[np.float64]) -> NDArray[np.bool_]:
+    """(zones, zones): which zones lie within a hand's reach of which (REACH_PITCHES)."""
+    apart = np.linalg.norm(centres[:, None] - centres[None], axis=-1)
+    if len(centres) < 2:
+        return np.ones_like(apart, bool)
+    pitch = float(np.median(np.where(np.eye(len(centres), dtype=bool), np.inf, apart).min(axis=1)))
+    return np.asarray(apart <= REACH_PITCHES * pitch + 1e-9, bool)
 
 
 def _colour_blobs(square: NDArray[np.uint8], number: int) -> tuple[Any, Any, Any]:

@@ -142,6 +142,10 @@ class BoardReading:
     t_ns: int = 0
     hand_reasons: tuple[HandReason, ...] = ()
     """Why a hand is thought to be over the board; () when none is."""
+    reach: frozenset[str] = frozenset()
+    """On a frame with a hand: the zones it is over or beside (those it hides or makes
+    unsure, those next to them, and the one nearest covered paper). Empty when nothing
+    showed where it is (only the rim crossed, say): it may be anywhere."""
 
     @property
     def found(self) -> bool:

@@ -38,6 +38,13 @@ the hand made, so it is not told either (a crystal lost in glare stays lost whoe
 by). Until the contents are known (a board found with nothing said about it), they are read
 as found, with the whole `stable_ns` of stillness: there is no hand to have gone.
 
+Nor where no hand was: each frame with a hand says which zones it is over or beside
+(`reading.reach`), and once a hand has been seen over some zone, a change is committed only
+within the reach of the hands since the board last settled (no hand for `stable_ns`, and
+every zone the last one unsettled read the same twice). A hand that comes back sooner adds
+to the last one's reach, so a move not yet committed is not lost to it. A hand that showed
+no zone, or a board out of sight under it, leaves every zone in reach.
+
 Topology counters are committed by the same rules, on a track of their own beside the
 crystals': a zone's counters (as `counter_names`, so their order does not matter) are its
 contents there. A reading with a counter present but unreadable (0: a crystal on it, pips
@@ -125,6 +132,12 @@ class FilterState:
     counters: FilterState | None = None
     """The topology counters' own track, whose contents are `counter_names`; None until
     the first frame is stepped."""
+    reach: frozenset[str] | None = None
+    """The zones the hand was over or beside since the board last settled: only there may
+    a change be its doing. None or empty: anywhere (no hand yet, a hand that showed no
+    zone, or the board out of sight)."""
+    hand_over: bool = False
+    """Whether the last frame had a hand over the board."""
 
     @classmethod
     def start(cls, initial: Mapping[str, tuple[str, ...]] | None = None) -> FilterState:
@@ -198,11 +211,19 @@ def _step(
         for key, run in pending.items()
         if _enough(run, now, state, not unsettled, settings)
         and _a_hand_did_it(state, run.since, settings)
+        and _within_reach(state, key)
         and doubted.get(key) != run.contents
     }
     if not ready:
         known = state.known or not pending
-        after = replace(state, pending=pending, known=known, doubted=doubted, unsettled=unsettled)
+        after = replace(
+            state,
+            pending=pending,
+            known=known,
+            doubted=doubted,
+            unsettled=unsettled,
+            hand_over=False,
+        )
         return after, None
     committed = dict(state.committed)
     changes = []
@@ -216,7 +237,15 @@ def _step(
         del pending[key]
         doubted.pop(key, None)
     first_seen = min(run.since for run in ready.values())
-    told = FilterState(committed, pending, state.hand_ns, True, doubted, unsettled)
+    told = replace(
+        state,
+        committed=committed,
+        pending=pending,
+        known=True,
+        doubted=doubted,
+        unsettled=unsettled,
+        hand_over=False,
+    )
     return told, BoardObservation(tuple(changes), first_seen)
 
 
@@ -237,7 +266,42 @@ def _hand_over(state: FilterState, reading: BoardReading, settings: FilterSettin
         for key, zone in reading.zones.items():
             if not _readable(zone, settings) or zone.crystals != state.contents(key):
                 unsettled[key] = None
-    return replace(state, pending={}, hand_ns=now, doubted=doubted, unsettled=unsettled)
+    return replace(
+        state,
+        pending={},
+        hand_ns=now,
+        doubted=doubted,
+        unsettled=unsettled,
+        reach=_reached(state, reading, settings),
+        hand_over=True,
+    )
+
+
+def _reached(
+    state: FilterState, reading: BoardReading, settings: FilterSettings
+) -> frozenset[str] | None:
+    """Where the hands have been, with this frame's. A hand that comes once the board has
+    settled (no hand for `stable_ns`, the longest a change waits, and every zone the last
+    one unsettled read the same twice) starts afresh; one that comes back sooner, or never
+    quite left, adds to where the last one was."""
+    if reading.registration is None:
+        return None
+    settled = state.hand_ns is None or (
+        not state.hand_over
+        and reading.t_ns - state.hand_ns >= settings.stable_ns
+        and state.unsettled is not None
+        and not state.unsettled
+    )
+    if settled:
+        return reading.reach
+    if state.reach is None:
+        return None
+    return state.reach | reading.reach
+
+
+def _within_reach(state: FilterState, key: str) -> bool:
+    """Whether a change at `key` may be a hand's doing, by where the hands were."""
+    return not state.reach or key in state.reach
 
 
 def _readable(zone: ZoneReading, settings: FilterSettings) -> bool:

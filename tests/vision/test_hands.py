@@ -106,6 +106,22 @@ def test_the_first_frame_after_the_hand_is_trusted_for_what_really_changed(
     assert after.zones["40"].crystals == (RED,)
 
 
+def test_a_hand_is_read_as_reaching_the_place_it_is_over_and_not_the_far_side(
+    board: Board, easy_calibration: Calibration
+) -> None:
+    camera = SyntheticCamera(board, EASY, seed=37)
+    reader = BoardReader(easy_calibration, board)
+    assert reader.read(camera.read()).reach == frozenset()  # no hand, no reach
+    camera.hand_in(board.place(40).centre, angle=90.0, height=40.0)
+    under = reader.read(camera.read())
+    assert under.hands
+    assert "40" in under.reach
+    # Place 1 lies at the far corner from a hand reaching in to 40 from its edge.
+    assert "1" not in under.reach
+    unsure = {k for k, z in under.zones.items() if z.occluded or z.confidence < 0.6}
+    assert unsure <= under.reach
+
+
 def test_many_zones_changing_at_once_without_a_hand_in_sight_are_distrusted_for_one_frame(
     board: Board, easy_calibration: Calibration
 ) -> None:

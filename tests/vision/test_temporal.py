@@ -456,3 +456,78 @@ def test_counters_leave_the_crystals_commits_as_they_were() -> None:
         for reading in frames
     ]
     assert [o.changes for o in run(with_counters, KNOWN)[1] if o.changes] == plain
+
+
+def hand(t_ms: int, reach: tuple[str, ...] = (), **zones: tuple[str, ...]) -> BoardReading:
+    """A frame with a hand over the board, over (or beside) the zones `reach`."""
+    return replace(frame(t_ms, hands=True, **zones), reach=frozenset(reach))
+
+
+def known_board(**zones: tuple[str, ...]) -> FilterState:
+    return FilterState.start({key.lstrip("_"): crystals for key, crystals in zones.items()})
+
+
+def test_a_change_away_from_where_the_hand_was_is_not_its_doing() -> None:
+    # A crystal is laid on 17; 80, far from the hand, starts to read wrongly as it goes.
+    start = known_board(_80=("red",))
+    frames = [frame(0, _80=("red",))]
+    frames += [hand(t, ("16", "17", "18"), _80=("red",)) for t in range(66, 400, 66)]
+    frames += [frame(t, _17=("blue",), _80=()) for t in range(400, 1500, 66)]
+    state, observations = run(frames, start)
+    assert [o.changes for o in observations] == [(ZoneChange("17", (), ("blue",)),)]
+    assert state.contents("80") == ("red",)
+
+
+def test_a_hand_that_showed_no_zone_may_have_changed_any() -> None:
+    start = known_board(_80=("red",))
+    frames = [hand(t, (), _80=("red",)) for t in range(0, 300, 66)]
+    frames += [frame(t, _17=("blue",), _80=()) for t in range(300, 1000, 66)]
+    state, _observations = run(frames, start)
+    assert state.contents("17") == ("blue",)
+    assert state.contents("80") == ()
+
+
+def test_a_hand_back_before_its_last_change_settled_keeps_where_it_was() -> None:
+    # Laid on 17, then the hand comes back to 60 before 17 has read the same twice.
+    frames = [hand(t, ("17",)) for t in range(0, 200, 66)]
+    frames += [frame(200, _17=("blue",))]
+    frames += [hand(t, ("60",), _17=("blue",)) for t in range(266, 500, 66)]
+    frames += [frame(t, _17=("blue",), _60=("red",)) for t in range(500, 1200, 66)]
+    state, _observations = run(frames, known_board())
+    assert state.contents("17") == ("blue",)
+    assert state.contents("60") == ("red",)
+
+
+def test_a_hand_that_comes_once_the_board_has_settled_starts_afresh() -> None:
+    frames = [hand(t, ("17",)) for t in range(0, 200, 66)]
+    frames += [frame(t, _17=("blue",)) for t in range(200, 800, 66)]
+    # Later, a hand over 60; 17's neighbour 18 then reads wrongly.
+    frames += [hand(t, ("60",), _17=("blue",)) for t in range(800, 1000, 66)]
+    frames += [frame(t, _17=("blue",), _18=("red",), _60=("red",)) for t in range(1000, 1800, 66)]
+    state, _observations = run(frames, known_board())
+    assert state.contents("60") == ("red",)
+    assert state.contents("18") == ()
+
+
+def test_a_board_out_of_sight_under_the_hand_leaves_every_zone_in_reach() -> None:
+    start = known_board(_80=("red",))
+    frames = [hand(0, ("17",), _80=("red",)), BoardReading(t_ns=66 * MS)]
+    frames += [frame(t, _17=("blue",), _80=()) for t in range(133, 1000, 66)]
+    state, _observations = run(frames, start)
+    assert state.contents("80") == ()
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    reach=st.sets(st.sampled_from([str(n) for n in range(1, 21)]), min_size=1, max_size=6),
+    changed=st.sampled_from([str(n) for n in range(1, 21)]),
+    frames_over=st.integers(1, 6),
+)
+def test_with_a_hand_seen_somewhere_nothing_outside_its_reach_commits(
+    reach: set[str], changed: str, frames_over: int
+) -> None:
+    frames = [hand(t * 66, tuple(reach)) for t in range(frames_over)]
+    after = frames_over * 66
+    frames += [frame(after + t, **{f"_{changed}": ("red",)}) for t in range(0, 1500, 66)]
+    state, _observations = run(frames, known_board())
+    assert (state.contents(changed) == ("red",)) == (changed in reach)
