@@ -149,6 +149,10 @@ class CalibrationResult:
     """What failed the checks, each a sentence; () when the calibration is sound."""
     found: Mapping[str, tuple[Place, ...]]
     """Colour -> the calibration places (of its own) where a crystal of it was found."""
+    notices: tuple[str, ...] = ()
+    """What passed the checks but could be better (the paper burnt out to white: its
+    crystals are read, less surely), each a sentence; on a refusal they lead `problems`,
+    as a likely cause."""
 
 
 def crystal_pixels(

@@ -205,6 +205,8 @@ def _calibrate(args: argparse.Namespace) -> int:
         f"North is at the {result.calibration.north} of the picture. Saved to {out}; "
         f"annotated view in {picture}."
     )
+    for notice in result.notices:
+        print(f"note: {notice}", file=sys.stderr)
     return 0
 
 

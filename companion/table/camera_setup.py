@@ -199,6 +199,8 @@ class CameraSetup:
         names = ", ".join(model.name for model in result.calibration.colours)
         note = self.profile.saved_note if self.profile is not None else ""
         after = f" {note}" if note else ""
+        for notice in result.notices:
+            after += f" Note: {notice[:1].upper()}{notice[1:]}."
         return Outcome(
             True,
             (),

@@ -112,7 +112,11 @@ def test_automatic_exposure_over_a_dark_table_burns_the_paper_out(board: Board) 
     frames = [grab(source) for _ in range(3)]
     assert light_on(board, frames[-1]).clipped > 0.5
     result = calibrate(board, frames, PLAN)
-    assert any("paper is burnt out" in problem for problem in result.problems)
+    # Its crystals still show their hue and read back right: saved, with a note of why
+    # they are read less surely.
+    assert result.problems == ()
+    assert any("paper is burnt out" in notice for notice in result.notices)
+    assert any("lower the camera's exposure" in notice for notice in result.notices)
 
 
 def test_metering_lowers_the_exposure_until_the_paper_is_clear_and_holds_it(
@@ -156,6 +160,29 @@ def test_the_calibrate_command_sets_the_exposure_before_learning(
     assert code == 0, captured.err
     lines = captured.out.splitlines()
     assert sum(line.startswith("Exposure set to ") for line in lines) == 1
+    assert [model.name for model in load_calibration(out).colours] == [RED, BLUE, YELLOW]
+
+
+def test_pictures_with_the_paper_burnt_out_are_calibrated_with_a_note_of_it(
+    board: Board, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Pictures cannot be exposed again: what they show is learnt, and the user told why
+    # they read less surely.
+    source = dark_table(board)
+    pictures = []
+    for number in range(3):
+        path = tmp_path / f"shot-{number}.png"
+        cv2.imwrite(str(path), grab(source))
+        pictures.append(str(path))
+    out = tmp_path / "cal.json"
+    code = main(
+        ["vision", "calibrate", "--colours", "red,blue,yellow", "--out", str(out), *pictures]
+    )
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    notes = [line for line in captured.err.splitlines() if line.startswith("note: ")]
+    assert len(notes) == 1  # the same for every picture: said once
+    assert "the paper is burnt out" in notes[0]
     assert [model.name for model in load_calibration(out).colours] == [RED, BLUE, YELLOW]
 
 

@@ -460,7 +460,8 @@ def test_counters_leave_the_crystals_commits_as_they_were() -> None:
 
 def hand(t_ms: int, reach: tuple[str, ...] = (), **zones: tuple[str, ...]) -> BoardReading:
     """A frame with a hand over the board, over (or beside) the zones `reach`."""
-    return replace(frame(t_ms, hands=True, **zones), reach=frozenset(reach))
+    readings = {key.lstrip("_"): ZoneReading(key.lstrip("_"), held) for key, held in zones.items()}
+    return replace(frame(t_ms, hands=True), zones=readings, reach=frozenset(reach))
 
 
 def known_board(**zones: tuple[str, ...]) -> FilterState:
@@ -528,6 +529,7 @@ def test_with_a_hand_seen_somewhere_nothing_outside_its_reach_commits(
 ) -> None:
     frames = [hand(t * 66, tuple(reach)) for t in range(frames_over)]
     after = frames_over * 66
-    frames += [frame(after + t, **{f"_{changed}": ("red",)}) for t in range(0, 1500, 66)]
+    red = {changed: ZoneReading(changed, ("red",))}
+    frames += [replace(frame(after + t), zones=red) for t in range(0, 1500, 66)]
     state, _observations = run(frames, known_board())
     assert (state.contents(changed) == ("red",)) == (changed in reach)
