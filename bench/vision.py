@@ -38,7 +38,7 @@ import argparse
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -55,7 +55,7 @@ from vision.calibration import Calibration, calibration_plan
 from vision.geometry import Board, load_board
 from vision.learning.model import ZoneModel
 from vision.reader import BoardReader
-from vision.reading import BoardReading
+from vision.reading import BoardReading, ZoneReading
 from vision.synth import Scene, SyntheticCamera, random_conditions, render
 from vision.synth.positions import calibrated, random_position, random_topology
 from vision.temporal import FilterState, step
@@ -77,6 +77,8 @@ the longest it waits, so 8 are room enough."""
 ERROR_FLOOR = 0.001
 FULLY_RIGHT_FLOOR = 0.97
 READ_RATIO_FLOOR = 3.0
+NEVER_COMMITTED_FLOOR = 0.02
+"""The most of the hand-overs that changed the board whose change may never be committed."""
 
 
 @dataclass
@@ -179,7 +181,49 @@ class Occlusion:
     commits: int = 0
     false_commits: int = 0
     settled_right: int = 0
+    moves: int = 0
+    """Hand-overs that changed the board."""
+    never_committed: int = 0
+    """Of them, those after which a zone the hand changed still held what it held before."""
     examples: list[str] = field(default_factory=list)
+    last: BoardReading | None = None
+    """The last frame's reading, to say why a move was never committed."""
+
+    def count_move(
+        self,
+        before: Mapping[str, tuple[str, ...]],
+        after: Mapping[str, tuple[str, ...]],
+        state: FilterState,
+        label: str,
+    ) -> None:
+        """One hand-over, from the board `before` to the board `after`, once the filter has
+        seen it through to `state`."""
+        changed = [
+            key
+            for key in set(before) | set(after)
+            if sorted(before.get(key, ())) != sorted(after.get(key, ()))
+        ]
+        if changed:
+            self.moves += 1
+            never = [k for k in changed if state.contents(k) == tuple(sorted(before.get(k, ())))]
+            self.never_committed += bool(never)
+            for key in never[:1]:
+                zone = None if self.last is None else self.last.zones.get(key)
+                seen = "nothing" if zone is None else _zone_text(zone)
+                if self.last is not None and self.last.hands:
+                    signs = ", ".join(reason.text() for reason in self.last.hand_reasons)
+                    seen += f", with a hand seen ({signs})"
+                if len(self.examples) < 12:
+                    self.examples.append(
+                        f"{label}: {key} {tuple(sorted(after.get(key, ())))} never committed;"
+                        f" the last frame read {seen}"
+                    )
+
+
+def _zone_text(zone: ZoneReading) -> str:
+    if zone.occluded:
+        return "it occluded"
+    return f"{zone.crystals} at {zone.confidence:.2f}"
 
 
 def hand_sequences(board: Board, at_least: int, per_set: int, result: Occlusion) -> None:
@@ -208,9 +252,11 @@ def hand_sequences(board: Board, at_least: int, per_set: int, result: Occlusion)
                     continue
                 frames = camera.sequence_hand_over(zone, put=str(rng.choice(missing)))
             result.sequences += 1
+            before = dict(camera.scene.crystals)
             filmed = list(frames) + [camera.grab() for _ in range(SETTLE_FRAMES)]
             shots = [(f.image, f.t_ns, f.scene, f.hand_over_board, f.index) for f in filmed]
             state = follow(reader, state, shots, result, f"set {number}")
+            result.count_move(before, camera.scene.crystals, state, f"set {number}")
             truth_now = {k: tuple(sorted(v)) for k, v in camera.scene.crystals.items() if v}
             result.settled_right += dict(state.committed) == truth_now
 
@@ -225,6 +271,7 @@ def follow(
     """Read frames through the temporal filter, checking every commit against the truth."""
     for image, t_ns, scene, hand_over_board, index in shots:
         reading = reader.read(image, t_ns)
+        result.last = reading
         state, observation = step(state, reading)
         if observation is None:
             continue
@@ -286,6 +333,7 @@ def read_stored_set(
             state = follow(reader, state, shots, occlusion, f"{setup.name} sequence {number}")
             occlusion.sequences += 1
             last = sequence[-1].scene.crystals
+            occlusion.count_move(start, last, state, f"{setup.name} sequence {number}")
             truth_now = {k: tuple(sorted(v)) for k, v in last.items() if v}
             occlusion.settled_right += dict(state.committed) == truth_now
 
@@ -413,6 +461,11 @@ def report(tally: Tally, occlusion: Occlusion, elapsed: float, source: str = "ow
         f"false commits {occlusion.false_commits} (floor 0), "
         f"board right after the hand left: {occlusion.settled_right} of {occlusion.sequences}"
     )
+    never = occlusion.never_committed / max(1, occlusion.moves)
+    print(
+        f"  moves never committed: {occlusion.never_committed} of {occlusion.moves} hand-overs "
+        f"that changed the board ({never:.1%})  floor <= {NEVER_COMMITTED_FLOOR:.0%}"
+    )
     for example in occlusion.examples:
         print(f"    {example}")
     print(
@@ -425,6 +478,7 @@ def report(tally: Tally, occlusion: Occlusion, elapsed: float, source: str = "ow
         error > ERROR_FLOOR
         or right < FULLY_RIGHT_FLOOR
         or occlusion.false_commits > 0
+        or never > NEVER_COMMITTED_FLOOR
         or ratio > READ_RATIO_FLOOR
     )
 
