@@ -138,7 +138,7 @@ class Measurer:
             scale,
             covered,
             self.sampler,
-            rim_crossed(patches, self.sampler.rim_sides),
+            rim_crossed(patches, self.sampler.rim_sides, self.sampler.rim_at_corner),
             blinded,
         )
 
@@ -280,7 +280,9 @@ EDGES = (Edge.NORTH, Edge.EAST, Edge.SOUTH, Edge.WEST)
 """The rim's sides in Board.rim_sides' order."""
 
 
-def rim_crossed(patches: Patches, sides: NDArray[np.int32]) -> tuple[Edge, ...]:
+def rim_crossed(
+    patches: Patches, sides: NDArray[np.int32], at_corner: NDArray[np.bool_] | None = None
+) -> tuple[Edge, ...]:
     """The edges where two neighbouring rim points look unlike the rest of their side of
     the sheet (one alone may be a speck). Each side is its own reference: a blurred picture
     mixes the table into a whole side alike, an arm changes a stretch of it.
@@ -289,7 +291,11 @@ def rim_crossed(patches: Patches, sides: NDArray[np.int32]) -> tuple[Edge, ...]:
     where it curls): a rim point then shows the paper mixed with the table beside it. So a
     rim point looking like a mix of its side's paper and the table just beyond it, where
     that table looks as the rest of its side's does, is not covered: an arm crossing the
-    rim puts something else on it, and covers the table beyond too."""
+    rim puts something else on it, and covers the table beyond too.
+
+    A corner curled up shows its underside and its shadow on the few rim points round it
+    (`at_corner`): a stretch of covered points that lies within a corner alone is the
+    curl. An arm crossing there covers the rim beyond the corner too."""
     values = patches.rim.astype(np.float64)
     table = patches.beyond.astype(np.float64)
     feature = features(values)
@@ -318,7 +324,28 @@ def rim_crossed(patches: Patches, sides: NDArray[np.int32]) -> tuple[Edge, ...]:
             unlike &= ~(plain_table & _blend(values, usual, table))
         covered |= unlike
     pairs = covered & np.roll(covered, 1)
+    if at_corner is not None:
+        pairs &= ~_within_corners(covered, at_corner)
     return tuple(edge for side, edge in enumerate(EDGES) if (pairs & (sides == side)).any())
+
+
+def _within_corners(covered: NDArray[np.bool_], at_corner: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """Per rim point: whether it is covered in a stretch of covered points that lies within
+    a corner alone (the rim runs round the sheet, so stretches wrap)."""
+    inside = np.zeros(len(covered), bool)
+    if covered.all() or not covered.any():
+        return inside
+    start = int(np.flatnonzero(~covered)[0])
+    order = np.roll(np.arange(len(covered)), -start)
+    run: list[int] = []
+    for index in [*order.tolist(), start]:
+        if covered[index]:
+            run.append(index)
+            continue
+        if run and at_corner[run].all():
+            inside[run] = True
+        run = []
+    return inside
 
 
 def _blend(

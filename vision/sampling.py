@@ -27,6 +27,9 @@ from vision.registration import BoardMapping
 ZONE_PX_PER_MM = 1.5
 PAPER_PATCH = 4
 """The side of a paper point's patch, in samples one millimetre apart."""
+CORNER_MM = 16.0
+"""How far along each edge from a corner of the sheet (about four rim points) its corner
+reaches: what curls up first on a sheet that does not lie flat."""
 
 _ROW = 512
 Image = NDArray[np.uint8]
@@ -112,6 +115,14 @@ class Sampler:
         self._rim_mm = np.array(board.rim(), np.float64)
         self._beyond_mm = np.array(board.beyond_rim(), np.float64)
         self.rim_sides = np.array(board.rim_sides(), np.int32)
+        corners = np.array(
+            [(0.0, 0.0), (board.width, 0.0), (board.width, board.height), (0.0, board.height)]
+        )
+        self.rim_at_corner = np.asarray(
+            np.abs(self._rim_mm[:, None] - corners[None]).max(axis=2).min(axis=1) <= CORNER_MM,
+            bool,
+        )
+        """Per rim point: whether it lies in one of the sheet's corners (CORNER_MM)."""
         self._maps_for: BoardMapping | None = None
         self._maps: tuple[_Maps, _Maps, _Maps, _Maps] | None = None
 

@@ -83,6 +83,40 @@ def test_a_hand_over_a_sheet_not_lying_flat_is_seen_and_said_why(
     assert not reader.read(camera.read()).hands
 
 
+TIGHT_CURLS = [
+    pytest.param(PaperShape(corner=CurledCorner(Corner.NORTH_WEST, 12.0, 40.0)), id="north-west"),
+    pytest.param(PaperShape(corner=CurledCorner(Corner.NORTH_EAST, 15.0, 30.0)), id="north-east"),
+]
+"""Corners curled up high over a short reach: the far corners, seen from the South, show
+their underside and shadow on the rim round them."""
+
+
+@pytest.mark.parametrize("shape", TIGHT_CURLS)
+def test_a_corner_curled_up_tight_is_no_hand(
+    board: Board, calibration: Calibration, shape: PaperShape
+) -> None:
+    reader = BoardReader(calibration, board)
+    for frame in range(2):
+        reading = reader.read(render(board, POSITION, shaped(shape), 61, frame=frame).image)
+        assert not reading.hands, [reason.text() for reason in reading.hand_reasons]
+
+
+@pytest.mark.parametrize("shape", TIGHT_CURLS)
+def test_an_arm_reaching_in_over_a_curled_corner_is_a_hand(
+    board: Board, calibration: Calibration, shape: PaperShape
+) -> None:
+    camera = SyntheticCamera(board, shaped(shape), seed=64)
+    camera.set_scene(POSITION)
+    reader = BoardReader(calibration, board)
+    assert not reader.read(camera.read()).hands
+    # From beyond the North edge, near the curled corners, to a place in the top row.
+    camera.hand_in(board.place(3).centre, angle=270.0, height=40.0)
+    reading = reader.read(camera.read())
+    assert reading.hands
+    crossed = [r.edge for r in reading.hand_reasons if r.sign is HandSign.RIM_CROSSED]
+    assert Edge.NORTH in crossed, [reason.text() for reason in reading.hand_reasons]
+
+
 def place_errors(
     board: Board, conditions: Conditions, calibration: Calibration
 ) -> tuple[float, float]:
