@@ -20,7 +20,7 @@ from vision.annotate import annotate_read, banner_lines
 from vision.calibration import Calibration
 from vision.geometry import Board
 from vision.reader import BoardReader
-from vision.reading import Edge, HandSign
+from vision.reading import BoardReading, Edge, HandSign
 from vision.synth import Conditions, SyntheticCamera, render
 from vision.synth.conditions import Axis, Bow, Corner, CurledCorner, Fold, PaperShape
 
@@ -61,17 +61,25 @@ def test_a_sheet_not_lying_flat_reads_right_with_no_hand(
         assert_reads_right(board, reading, POSITION)
 
 
+def arm_over(
+    board: Board, calibration: Calibration, shape: PaperShape, seed: int, place: int, angle: float
+) -> tuple[SyntheticCamera, BoardReader, BoardReading]:
+    """A still sheet of `shape`, read with no hand; then an arm reaching in to `place` from
+    `angle`: the camera, the reader and the reading under the arm."""
+    camera = SyntheticCamera(board, shaped(shape), seed=seed)
+    camera.set_scene(POSITION)
+    reader = BoardReader(calibration, board)
+    assert not reader.read(camera.read()).hands
+    camera.hand_in(board.place(place).centre, angle=angle, height=40.0)
+    return camera, reader, reader.read(camera.read())
+
+
 @pytest.mark.parametrize("shape", SHAPES)
 def test_a_hand_over_a_sheet_not_lying_flat_is_seen_and_said_why(
     board: Board, calibration: Calibration, shape: PaperShape
 ) -> None:
-    camera = SyntheticCamera(board, shaped(shape), seed=62)
-    camera.set_scene(POSITION)
-    reader = BoardReader(calibration, board)
-    assert not reader.read(camera.read()).hands
     # An arm reaching in from the South edge to place 47.
-    camera.hand_in(board.place(47).centre, angle=90.0, height=40.0)
-    reading = reader.read(camera.read())
+    camera, reader, reading = arm_over(board, calibration, shape, 62, place=47, angle=90.0)
     assert reading.hands
     assert reading.hand_reasons
     signs = {reason.sign for reason in reading.hand_reasons}
@@ -105,13 +113,8 @@ def test_a_corner_curled_up_tight_is_no_hand(
 def test_an_arm_reaching_in_over_a_curled_corner_is_a_hand(
     board: Board, calibration: Calibration, shape: PaperShape
 ) -> None:
-    camera = SyntheticCamera(board, shaped(shape), seed=64)
-    camera.set_scene(POSITION)
-    reader = BoardReader(calibration, board)
-    assert not reader.read(camera.read()).hands
     # From beyond the North edge, near the curled corners, to a place in the top row.
-    camera.hand_in(board.place(3).centre, angle=270.0, height=40.0)
-    reading = reader.read(camera.read())
+    _camera, _reader, reading = arm_over(board, calibration, shape, 64, place=3, angle=270.0)
     assert reading.hands
     crossed = [r.edge for r in reading.hand_reasons if r.sign is HandSign.RIM_CROSSED]
     assert Edge.NORTH in crossed, [reason.text() for reason in reading.hand_reasons]
