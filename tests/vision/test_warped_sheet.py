@@ -49,13 +49,22 @@ def shaped(shape: PaperShape) -> Conditions:
     return CAMERA.replace(paper_shape=shape)
 
 
+def still_readings(
+    board: Board, calibration: Calibration, shape: PaperShape, frames: int
+) -> list[BoardReading]:
+    """A sheet of `shape` with the game's position on it, read on `frames` still frames."""
+    reader = BoardReader(calibration, board)
+    return [
+        reader.read(render(board, POSITION, shaped(shape), 61, frame=frame).image)
+        for frame in range(frames)
+    ]
+
+
 @pytest.mark.parametrize("shape", SHAPES)
 def test_a_sheet_not_lying_flat_reads_right_with_no_hand(
     board: Board, calibration: Calibration, shape: PaperShape
 ) -> None:
-    reader = BoardReader(calibration, board)
-    for frame in range(3):
-        reading = reader.read(render(board, POSITION, shaped(shape), 61, frame=frame).image)
+    for reading in still_readings(board, calibration, shape, 3):
         assert not reading.hands, [reason.text() for reason in reading.hand_reasons]
         assert reading.hand_reasons == ()
         assert_reads_right(board, reading, POSITION)
@@ -103,9 +112,7 @@ their underside and shadow on the rim round them."""
 def test_a_corner_curled_up_tight_is_no_hand(
     board: Board, calibration: Calibration, shape: PaperShape
 ) -> None:
-    reader = BoardReader(calibration, board)
-    for frame in range(2):
-        reading = reader.read(render(board, POSITION, shaped(shape), 61, frame=frame).image)
+    for reading in still_readings(board, calibration, shape, 2):
         assert not reading.hands, [reason.text() for reason in reading.hand_reasons]
 
 
