@@ -60,7 +60,7 @@ BLEND_STEPS = 41
 BURNT_NOTICE = 0.5
 """The share of places around which the paper has burnt out to white that calibration
 points out. It does not refuse for it: the frames are read back, and on both renderers
-set-ups with the paper burnt out round every place read as well as the rest (one on the
+set-ups with the paper burnt out round most places read as well as the rest (one on the
 virtual camera: 1 of 1,040 places wrong; one physically based training set-up: 3 of 624)."""
 
 
