@@ -141,6 +141,8 @@ class BoardReader:
         self._counter_area = (self.board.counter_size * px) ** 2
         self._zone_centres = np.array([zone.centre for zone in sampler.zones], np.float64)
         self._beside = _beside(self._zone_centres)
+        self._keys = tuple(zone.key for zone in sampler.zones)
+        self._index_of = {key: index for index, key in enumerate(self._keys)}
         self._marker_centres = np.array([m.centre for m in self.board.markers], np.float64)
         self._marker_reach = np.array(
             [m.size / 2 + MARKER_MARGIN_MM for m in self.board.markers], np.float64
@@ -274,7 +276,7 @@ class BoardReader:
         """The zones a hand over the board is over or beside: those it hides, leaves too
         unsure to use or makes read otherwise than on the last frame with no hand (skin
         read as crystals), the one nearest the paper it covers, and the zones next to them."""
-        keys = [zone.key for zone in self.measurer.sampler.zones]
+        keys = self._keys
         under = np.array(
             [
                 readings[key].occluded
@@ -285,7 +287,7 @@ class BoardReader:
         )
         for reason in reasons:
             if reason.zone is not None:
-                under[keys.index(reason.zone)] = True
+                under[self._index_of[reason.zone]] = True
         near = self._beside[under].any(axis=0)
         return frozenset(key for key, there in zip(keys, near, strict=True) if there)
 
