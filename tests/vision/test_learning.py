@@ -15,6 +15,7 @@ from vision.colours import ColourModel
 from vision.geometry import Board
 from vision.learning.inputs import CHANNELS, GRID, cell_inputs, colour_axes, context_index, shrink
 from vision.learning.model import MAX_COUNT, SHIPPED, ZoneModel
+from vision.learning.variation import varied
 from vision.reader import BoardReader
 from vision.sampling import Sampler
 from vision.synth import Scene, render
@@ -126,3 +127,23 @@ def test_the_network_is_asked_only_where_the_rules_are_unsure_or_a_counter_lies(
     assert "17" not in asked and "40" not in asked
     assert len(asked) < len(keys) // 4
     assert reading.zones["17"].crystals == (RED,)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), colours=st.integers(1, 5))
+def test_varied_frames_keep_bare_paper_bare_and_their_shape(seed: int, colours: int) -> None:
+    cells = np.ones((4, GRID, GRID, 3), np.float32)
+    cells[1, 5:12, 5:12] = [0.2, 0.3, 0.9]  # a crystal on the second zone
+    drawn = np.random.default_rng(seed + 1).uniform(
+        [-np.pi, 0.05, -1.0], [np.pi, 0.3, 0.0], (colours, 3)
+    )
+    axes = drawn.astype(np.float32)
+    shown, shown_axes = varied(cells, axes, np.random.default_rng(seed))
+    again, again_axes = varied(cells, axes, np.random.default_rng(seed))
+    assert shown.shape == cells.shape and shown_axes.shape == axes.shape
+    # Bare paper is bare paper however the camera is set: only what lies on it varies.
+    assert np.allclose(shown[[0, 2, 3]], 1.0)
+    assert np.isfinite(shown).all() and shown.max() <= 1.0 + 1e-6
+    # A crystal is never made to vanish into the paper.
+    assert (shown[1] < 0.95).any()
+    assert np.array_equal(again, shown) and np.array_equal(again_axes, shown_axes)

@@ -29,6 +29,7 @@ from torch import nn
 
 from vision.learning.inputs import CHANNELS, GRID, cell_inputs, near_colour
 from vision.learning.model import MAX_COUNT
+from vision.learning.variation import varied
 
 HELD_OUT = 0.1
 """The share of set-ups kept out of training to say how well it went."""
@@ -124,23 +125,37 @@ def load(folders: list[Folder], frames: int) -> list[SetUp]:
     return setups
 
 
-def pairs_of(setups: list[SetUp], rng: np.random.Generator, keep_easy: float) -> Pairs:
+def pairs_of(
+    setups: list[SetUp],
+    rng: np.random.Generator,
+    keep_easy: float,
+    variants: int = 0,
+    held: np.ndarray | None = None,
+) -> Pairs:
     """The pairs of every frame: those with a cell near the colour, and a few easy ones
-    (none of the colour there, nothing near it) so the network learns those too."""
+    (none of the colour there, nothing near it) so the network learns those too. Each
+    frame of a set-up not held out is shown `variants` more times as another camera and
+    calibration might have given it (`varied`)."""
     inputs, targets, setup_of, zone_of = [], [], [], []
     zone_base = 0
     for number, setup in enumerate(setups):
+        copies = 1 if held is not None and held[number] else 1 + variants
         for frame in range(len(setup.cells)):
-            x = cell_inputs(setup.cells[frame].astype(np.float32), setup.share, setup.axes)
-            y = np.minimum(setup.labels[frame].reshape(-1), MAX_COUNT).astype(np.int64)
-            colours = setup.labels.shape[2]
-            zones = np.repeat(np.arange(setup.labels.shape[1]), colours) + zone_base
-            zone_base += setup.labels.shape[1]
-            keep = (y > 0) | near_colour(x) | (rng.random(len(y)) < keep_easy)
-            inputs.append(x[keep].astype(np.float16))
-            targets.append(y[keep])
-            setup_of.append(np.full(int(keep.sum()), number, np.int32))
-            zone_of.append(zones[keep])
+            for copy in range(copies):
+                cells = setup.cells[frame].astype(np.float32)
+                axes = setup.axes
+                if copy:
+                    cells, axes = varied(cells, axes, rng)
+                x = cell_inputs(cells, setup.share, axes)
+                y = np.minimum(setup.labels[frame].reshape(-1), MAX_COUNT).astype(np.int64)
+                colours = setup.labels.shape[2]
+                zones = np.repeat(np.arange(setup.labels.shape[1]), colours) + zone_base
+                zone_base += setup.labels.shape[1]
+                keep = (y > 0) | near_colour(x) | (rng.random(len(y)) < keep_easy)
+                inputs.append(x[keep].astype(np.float16))
+                targets.append(y[keep])
+                setup_of.append(np.full(int(keep.sum()), number, np.int32))
+                zone_of.append(zones[keep])
     return Pairs(
         np.concatenate(inputs), np.concatenate(targets), np.concatenate(setup_of),
         np.concatenate(zone_of),
@@ -182,16 +197,17 @@ def train(
     seed: int,
     batch_size: int,
     size: str = "standard",
+    variants: int = 0,
 ) -> nn.Module:
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
-    pairs = pairs_of(setups, rng, EASY)
     # Set-ups held out from each source alike, so each is judged on ones it never saw.
     held = np.zeros(len(setups), bool)
     for source in sorted({s.source for s in setups}):
         members = [n for n, s in enumerate(setups) if s.source == source]
         picked = rng.permutation(members)[: max(1, int(len(members) * HELD_OUT))]
         held[picked] = True
+    pairs = pairs_of(setups, rng, EASY, variants, held)
     source = np.array([s.source for s in setups])[pairs.setup]
     training = np.flatnonzero(~held[pairs.setup])
     repeats = np.array(weights)[source[training]]
@@ -260,6 +276,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--frames", type=int, default=10, help="the most frames a set-up")
     parser.add_argument("--size", choices=SIZES, default="standard", help="the network's size")
+    parser.add_argument(
+        "--variants", type=int, default=0, help="varied copies of every training frame"
+    )
     args = parser.parse_args(argv)
     folders = [Folder.parse(text) for text in args.samples]
     setups = load(folders, args.frames)
@@ -268,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(f"{len(setups)} set-ups, {sum(len(s.cells) for s in setups)} frames", flush=True)
     weights = [folder.weight for folder in folders]
-    model = train(setups, weights, args.epochs, args.seed, args.batch, args.size)
+    model = train(setups, weights, args.epochs, args.seed, args.batch, args.size, args.variants)
     export(model, args.out)
     print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KB)")
     return 0
