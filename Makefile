@@ -56,23 +56,23 @@ TRAIN_VENV  ?= .venv-train
 TRAIN_STAMP := $(TRAIN_VENV)/.installed
 SAMPLES     ?= build/samples/synth
 PBR_SAMPLES ?= build/samples/pbr
-PBR_SETUPS  ?= 100
+PBR_SETUPS  ?= 34
 
 $(TRAIN_STAMP):
 	$(PYTHON) -m venv $(TRAIN_VENV)
 	$(TRAIN_VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(TRAIN_VENV)/bin/python -m pip install --quiet torch onnx 'numpy>=1.26' \
+	$(TRAIN_VENV)/bin/python -m pip install --quiet torch==2.13.0 onnx 'numpy>=1.26' \
 		'opencv-python>=4.10,<6' 'pillow>=10'
 	touch $(TRAIN_STAMP)
 
 train-vision: $(STAMP) $(TRAIN_STAMP)
-	$(BIN)/python -m vision.learning.samples $(SAMPLES) --first 0 --setups 400 --frames 20
-	$(BIN)/python -m vision.learning.samples $(SAMPLES) --first 1000 --setups 400 --frames 20
-	$(BIN)/python bench/scenes.py build --set training --limit $(PBR_SETUPS) --frames 8 \
-		--sequences 0
+	$(BIN)/python -m vision.learning.samples $(SAMPLES) --first 4000 --setups 320 --frames 4
+	$(BIN)/python -m vision.learning.samples $(SAMPLES)2 --first 5000 --setups 400 --frames 4
+	$(BIN)/python bench/scenes.py build --set training --limit $(PBR_SETUPS)
 	$(BIN)/python bench/scenes.py samples --set training $(PBR_SAMPLES)
 	PYTHONPATH=. $(TRAIN_VENV)/bin/python -m vision.learning.train $(SAMPLES):1:4 \
-		$(PBR_SAMPLES):6:8 --epochs 5 --seed 1 --out vision/models/zones.onnx
+		$(SAMPLES)2:1:4 $(PBR_SAMPLES):6:9 --epochs 5 --seed 1 --size small --variants 2 \
+		--out vision/models/zones.onnx
 
 clean:
 	rm -rf $(VENV) $(TRAIN_VENV) .mypy_cache .pytest_cache .ruff_cache
