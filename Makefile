@@ -51,7 +51,8 @@ pi-check:
 # The zone network (vision/learning): samples from the virtual camera and from the
 # physically based training set (rendered first: hours on two cores, resumable), then
 # training in an environment of its own, as PyTorch is needed for training only, never by
-# the companion.
+# the companion. The model is written to build/models/zones.onnx, to be tried
+# (bench/vision.py --model FILE, and the suite) before it replaces vision/models/zones.onnx.
 TRAIN_VENV  ?= .venv-train
 TRAIN_STAMP := $(TRAIN_VENV)/.installed
 SAMPLES     ?= build/samples/synth
@@ -72,7 +73,7 @@ train-vision: $(STAMP) $(TRAIN_STAMP)
 	$(BIN)/python bench/scenes.py samples --set training $(PBR_SAMPLES)
 	PYTHONPATH=. $(TRAIN_VENV)/bin/python -m vision.learning.train $(SAMPLES):1:4 \
 		$(SAMPLES)2:1:4 $(PBR_SAMPLES):6:9 --epochs 5 --seed 1 --size small --variants 2 \
-		--out vision/models/zones.onnx
+		--out build/models/zones.onnx
 
 clean:
 	rm -rf $(VENV) $(TRAIN_VENV) .mypy_cache .pytest_cache .ruff_cache
