@@ -140,15 +140,16 @@ def pairs_of(
     zone_base = 0
     for number, setup in enumerate(setups):
         copies = 1 if held is not None and held[number] else 1 + variants
+        colours = setup.labels.shape[2]
         for frame in range(len(setup.cells)):
+            # The labels are the same for every copy of a frame: nothing varied moves a crystal.
+            y = np.minimum(setup.labels[frame].reshape(-1), MAX_COUNT).astype(np.int64)
             for copy in range(copies):
                 cells = setup.cells[frame].astype(np.float32)
                 axes = setup.axes
                 if copy:
                     cells, axes = varied(cells, axes, rng)
                 x = cell_inputs(cells, setup.share, axes)
-                y = np.minimum(setup.labels[frame].reshape(-1), MAX_COUNT).astype(np.int64)
-                colours = setup.labels.shape[2]
                 zones = np.repeat(np.arange(setup.labels.shape[1]), colours) + zone_base
                 zone_base += setup.labels.shape[1]
                 keep = (y > 0) | near_colour(x) | (rng.random(len(y)) < keep_easy)
