@@ -4,7 +4,9 @@ opened, and moves on to the next side."""
 
 from __future__ import annotations
 
+import shutil
 import tempfile
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -32,7 +34,7 @@ class PhonesScreen(AppScreen):
         self.side = 0
         self.opened: Opened = set
         self.back_to = "home"
-        self._folder = Path(tempfile.mkdtemp(prefix="companion-phones-"))
+        self._folder: Path | None = None
         self._watch: Any = None
 
     def show_links(self, links: Links, opened: Opened, back_to: str) -> None:
@@ -60,6 +62,11 @@ class PhonesScreen(AppScreen):
     def _code(self, url: str) -> str:
         import segno
 
+        if self._folder is None:
+            # Made when a code is first shown, and gone with the screen: an app that never
+            # shows one leaves nothing behind in the temporary folder.
+            self._folder = Path(tempfile.mkdtemp(prefix="companion-phones-"))
+            weakref.finalize(self, shutil.rmtree, self._folder, ignore_errors=True)
         # One file per page: Kivy keeps an image it has loaded by its file name.
         path = self._folder / f"side-{self.side}-{abs(hash(url))}.png"
         if not path.exists():
