@@ -5,7 +5,10 @@ the palette, so the network learns colour in general rather than three colours);
 calibrated as a user would, then game-like positions are filmed and measured, and every
 zone's shrunk picture is kept with the true number of crystals of each colour on it.
 
-    python -m vision.learning.samples OUT_DIR --setups 200 --frames 10 [--first N]
+    python -m vision.learning.samples OUT_DIR --setups 200 --frames 10 [--first N] [--rims 0.5]
+
+`--rims` is the share of frames whose crystals are laid one by one from the zone's rim
+(vision/synth/positions.py `pushed_to_rims`) rather than centred: crowded places.
 
 One file per set-up (`setup-NNNNN.npz`); set-ups already written are skipped, so a run may
 be stopped and started again. Seeds start far from the benchmark's, which are never
@@ -27,7 +30,7 @@ from vision.geometry import Board, load_board
 from vision.learning.inputs import context_index, shrink, zone_squares
 from vision.reader import BoardReader
 from vision.synth.conditions import random_conditions
-from vision.synth.positions import calibrated, random_position, random_topology
+from vision.synth.positions import calibrated, pushed_to_rims, random_position, random_topology
 from vision.synth.render import render
 from vision.synth.scene import Scene
 
@@ -52,8 +55,11 @@ def with_doubles(scene: Scene, rng: np.random.Generator) -> Scene:
     return replace(scene, crystals=crystals)
 
 
-def setup_samples(board: Board, number: int, frames: int) -> dict[str, np.ndarray] | str:
-    """One set-up's samples, or why its calibration was refused."""
+def setup_samples(
+    board: Board, number: int, frames: int, rims: float = 0.0
+) -> dict[str, np.ndarray] | str:
+    """One set-up's samples, or why its calibration was refused; a share `rims` of its
+    frames have their crystals pushed to the zones' rims."""
     rng = np.random.default_rng(SEED_BASE + number)
     conditions = random_conditions(rng)
     colours: tuple[str, ...] = DEFAULT
@@ -72,6 +78,8 @@ def setup_samples(board: Board, number: int, frames: int) -> dict[str, np.ndarra
     context = context_index(reader.measurer.sampler)
     for index in range(frames):
         scene = with_doubles(random_position(board, rng, topology, sides, challenge), rng)
+        if rims and rng.random() < rims:
+            scene = pushed_to_rims(board, scene, rng)
         shot = render(board, scene, conditions, SEED_BASE + 200_000 + number * 100 + index)
         sample = frame_sample(reader, context, shot.image, scene, names)
         if sample is not None:
@@ -133,6 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--setups", type=int, default=200)
     parser.add_argument("--frames", type=int, default=10)
     parser.add_argument("--first", type=int, default=0)
+    parser.add_argument("--rims", type=float, default=0.0, help="share of frames crowded")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     board = load_board()
@@ -141,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         if path.exists():
             continue
         start = time.monotonic()
-        samples = setup_samples(board, number, args.frames)
+        samples = setup_samples(board, number, args.frames, args.rims)
         if isinstance(samples, str):
             print(f"set-up {number}: refused ({samples})", flush=True)
             continue

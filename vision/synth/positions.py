@@ -2,18 +2,22 @@
 the zone network's training samples.
 
     scene = random_position(board, rng, random_topology(board, rng))
+    scene = pushed_to_rims(board, scene, rng)                # crystals off-centre, crowding
     calibration = calibrated(board, conditions, seed)      # Calibration, or why it was refused
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
 from vision.calibrate import calibrate
 from vision.calibration import Calibration, calibration_plan
 from vision.geometry import Board
+from vision.synth.arrangement import in_own_room, neighbours, spot_beside, zone_map
 from vision.synth.conditions import Conditions
 from vision.synth.palette import CHALLENGE, SIDES
 from vision.synth.render import render
@@ -57,6 +61,32 @@ def random_position(
         if rng.random() < 0.4:
             crystals[f"diamond-{diamond.quadrant}"] = (str(rng.choice(sides)),)
     return Scene(crystals=crystals, counters=counters or {})
+
+
+def pushed_to_rims(board: Board, scene: Scene, rng: np.random.Generator) -> Scene:
+    """The same position with every zone's crystals laid as a hand adds them one by one,
+    the first pushed towards the zone's rim: off-centre crystals, and clusters pressed
+    against the next place's, as play leaves them (a natural arrangement is centred)."""
+    diameter = board.crystal_diameter
+    zones = zone_map(board)
+    placements = dict(scene.placements)
+    for key, colours in scene.crystals.items():
+        if not colours or key not in zones:
+            continue
+        around = neighbours(board, key)
+        first = (0.0, 0.0)
+        for _ in range(24):
+            angle = rng.uniform(0.0, 2 * math.pi)
+            reach = (zones[key].radius - diameter / 2) * math.sqrt(rng.uniform(0.0, 1.0))
+            spot = (reach * math.cos(angle), reach * math.sin(angle))
+            if in_own_room(spot, around, diameter / 4):
+                first = spot
+                break
+        taken = [first]
+        while len(taken) < len(colours):
+            taken.append(spot_beside(taken, diameter, zones[key].radius, rng, around))
+        placements[key] = tuple(taken)
+    return replace(scene, placements=placements)
 
 
 def calibrated(

@@ -1,0 +1,46 @@
+"""Positions for the zone network's training samples: crowded places, as play leaves them."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision.geometry import load_board
+from vision.synth.arrangement import in_own_room, neighbours, zone_map
+from vision.synth.positions import pushed_to_rims, random_position, random_topology
+
+BOARD = load_board()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_crystals_pushed_to_the_rims_stay_on_their_own_place_and_never_overlap(
+    seed: int,
+) -> None:
+    rng = np.random.default_rng(seed)
+    scene = random_position(BOARD, rng, random_topology(BOARD, rng))
+    crowded = pushed_to_rims(BOARD, scene, rng)
+    assert crowded.crystals == scene.crystals and crowded.counters == scene.counters
+    held = {key for key, colours in scene.crystals.items() if colours}
+    assert set(crowded.placements) == held
+    diameter = BOARD.crystal_diameter
+    for key, spots in crowded.placements.items():
+        assert len(spots) == len(scene.crystals[key])
+        around = neighbours(BOARD, key)
+        assert all(in_own_room(spot, around, 0.0) for spot in spots), key
+        for n, spot in enumerate(spots):
+            assert all(math.dist(spot, other) >= 0.94 * diameter for other in spots[:n]), key
+
+
+def test_crowded_places_are_off_centre() -> None:
+    rng = np.random.default_rng(0)
+    scene = random_position(BOARD, rng, random_topology(BOARD, rng))
+    crowded = pushed_to_rims(BOARD, scene, rng)
+    radius = zone_map(BOARD)["1"].radius
+    lone = [spots[0] for spots in crowded.placements.values() if len(spots) == 1]
+    # A centred crystal sits within 2 mm of the middle; pushed ones spread to the rim.
+    assert np.mean([math.hypot(*spot) for spot in lone]) > 4.0
+    assert max(math.hypot(*spot) for spot in lone) > radius / 2
