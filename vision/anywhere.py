@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.calibration import core_samples
+from vision.calibration import core_samples, crystal_area
 from vision.colours import NEUTRAL_CHROMA, chroma_distance, features, hue_and_saturation
 from vision.common.errors import UserError
 from vision.crystal_groups import Spot, check_findable, plan_from_spots
@@ -65,7 +65,7 @@ def find_spots(board: Board, frames: Sequence[Image], empty: Image | None) -> li
         if not bare:
             raise UserError(f"the empty board's picture: {problems[-1]}")
         reference = bare[0][1]
-    size = _crystal_pixels(board, measurer.sampler.mm_per_px)
+    size = crystal_area(board, measurer.sampler.mm_per_px)
     seen: dict[str, list[Spot]] = {}
     for result in measured:
         for spot in _spots(result, reference, size):
@@ -124,7 +124,3 @@ def _biggest(marked: NDArray[np.bool_]) -> NDArray[np.bool_]:
     if count <= 1:
         return np.zeros_like(marked)
     return np.asarray(labels == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA])))
-
-
-def _crystal_pixels(board: Board, mm_per_px: float) -> float:
-    return float(np.pi * (board.crystal_diameter / 2 / mm_per_px) ** 2)

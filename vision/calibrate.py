@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -23,7 +24,9 @@ from vision.calibration import (
     CalibrationResult,
     calibrated_at,
     core_samples,
+    crystal_area,
     crystal_pixels,
+    faint_crystal_pixels,
 )
 from vision.colours import FIRST_COLOUR, ClassTable, ColourModel, classify, features
 from vision.geometry import Board
@@ -90,6 +93,7 @@ def calibrate(
     if not measured:
         return _failed(board_file, roles, problems or ["no frames to calibrate from"])
     keys = [zone.key for zone in measurer.sampler.zones]
+    least = 0.2 * crystal_area(board, measurer.sampler.mm_per_px)
     samples: dict[str, list[NDArray[np.float64]]] = {name: [] for name in own}
     areas: dict[str, list[int]] = {name: [] for name in own}
     found: dict[str, list[Place]] = {name: [] for name in own}
@@ -98,8 +102,8 @@ def calibrate(
             for place in places:
                 index = keys.index(str(place))
                 reflectance = result.zone(index)
-                blob = crystal_pixels(reflectance, measurer.sampler.masks[index])
-                if blob.sum() < 0.2 * _crystal_pixels(board, measurer.sampler.mm_per_px):
+                blob = _blob(reflectance, measurer.sampler.masks[index], least)
+                if blob.sum() < least:
                     continue
                 samples[name].append(core_samples(features(reflectance), blob))
                 areas[name].append(int(blob.sum()))
@@ -160,12 +164,13 @@ def _fit_lean(
     middle = (sampler.size - 1) / 2
     places = []
     offsets = []
+    least = 0.2 * crystal_area(board, sampler.mm_per_px)
     for _image, result in measured:
         for places_of_colour in plan.values():
             for place in places_of_colour:
                 index = keys.index(str(place))
-                blob = crystal_pixels(result.zone(index), sampler.masks[index])
-                if blob.sum() < 0.2 * _crystal_pixels(board, sampler.mm_per_px):
+                blob = _blob(result.zone(index), sampler.masks[index], least)
+                if blob.sum() < least:
                     continue
                 rows, columns = np.nonzero(blob)
                 offsets.append(
@@ -208,8 +213,16 @@ def keys_of(reader: BoardReader) -> list[str]:
     return [zone.key for zone in reader.measurer.sampler.zones]
 
 
-def _crystal_pixels(board: Board, mm_per_px: float) -> float:
-    return float(np.pi * (board.crystal_diameter / 2 / mm_per_px) ** 2)
+def _blob(
+    reflectance: NDArray[np.floating[Any]], mask: NDArray[np.bool_], least: float
+) -> NDArray[np.bool_]:
+    """The calibration crystal's pixels in its zone: plainly coloured or dark ones, or, where
+    those are fewer than `least`, the faint crystal standing out from the zone's paper."""
+    blob = crystal_pixels(reflectance, mask)
+    if blob.sum() >= least:
+        return blob
+    faint = faint_crystal_pixels(reflectance, mask)
+    return faint if faint.sum() > blob.sum() else blob
 
 
 def _check(
@@ -293,13 +306,14 @@ def _confusions(
 ) -> dict[tuple[str, str], float]:
     keys = [zone.key for zone in reader.measurer.sampler.zones]
     names = [model.name for model in calibration.colours]
+    least = 0.2 * crystal_area(reader.board, reader.measurer.sampler.mm_per_px)
     tally = np.zeros((len(names), len(names)), np.int64)
     for _image, result in measured:
         for row, name in enumerate(names):
             for place in plan.get(name, ()):
                 index = keys.index(str(place))
                 reflectance = result.zone(index)
-                blob = crystal_pixels(reflectance, reader.measurer.sampler.masks[index])
+                blob = _blob(reflectance, reader.measurer.sampler.masks[index], least)
                 classes = reader.table.lookup(reflectance[blob])
                 for column in range(len(names)):
                     tally[row, column] += int((classes == 3 + column).sum())

@@ -46,7 +46,9 @@ __all__ = [
     "calibrated_at",
     "calibration_plan",
     "core_samples",
+    "crystal_area",
     "crystal_pixels",
+    "faint_crystal_pixels",
 ]
 
 FORMAT = "companion-vision-calibration"
@@ -155,6 +157,11 @@ class CalibrationResult:
     as a likely cause."""
 
 
+def crystal_area(board: Board, mm_per_px: float) -> float:
+    """A crystal's area seen from above, in the sampler's pixels."""
+    return float(np.pi * (board.crystal_diameter / 2 / mm_per_px) ** 2)
+
+
 def crystal_pixels(
     reflectance: NDArray[np.floating[Any]], mask: NDArray[np.bool_]
 ) -> NDArray[np.bool_]:
@@ -162,14 +169,49 @@ def crystal_pixels(
     feature = features(reflectance)
     brightness = reflectance.mean(axis=-1)
     coloured = (chroma_distance(feature) > NEUTRAL_CHROMA * 1.5) | (brightness < 0.3)
-    coloured &= mask
+    return _biggest(coloured & mask)
+
+
+FAINT_SPREAD = 6.0
+"""How many times the paper's own spread (noise, grain, JPEG) a pixel must stand out from
+it by to be taken for part of a faint crystal."""
+PAPER_SPREAD = (0.004, 0.02)
+"""The least spread assumed of the paper's chromaticity and log brightness: a burnt-out
+sheet clipped to white shows none, yet a crystal must still stand clear of it."""
+
+
+def faint_crystal_pixels(
+    reflectance: NDArray[np.floating[Any]], mask: NDArray[np.bool_]
+) -> NDArray[np.bool_]:
+    """The biggest blob of pixels standing out from the zone's own paper, for a crystal too
+    faint for `crystal_pixels`: a board far off and dim, a red crystal under a green light
+    (dark, barely red), a small blue one on burnt-out paper.
+
+    The zone is mostly paper, so its median is the paper's look and its median deviation
+    the paper's spread; a pixel several spreads away in chromaticity or brightness is not
+    paper."""
+    feature = features(reflectance)
+    own = feature[mask]
+    if len(own) == 0:
+        return np.zeros_like(mask)
+    paper = np.median(own, axis=0)
+    deviation = np.abs(own - paper)
+    chroma_spread = max(1.4826 * float(np.median(np.hypot(deviation[:, 0], deviation[:, 1]))),
+                        PAPER_SPREAD[0])  # fmt: skip
+    level_spread = max(1.4826 * float(np.median(deviation[:, 2])), PAPER_SPREAD[1])
+    chroma = np.hypot(feature[..., 0] - paper[0], feature[..., 1] - paper[1])
+    level = np.abs(feature[..., 2] - paper[2])
+    marked = (chroma > FAINT_SPREAD * chroma_spread) | (level > FAINT_SPREAD * level_spread)
+    return _biggest(marked & mask)
+
+
+def _biggest(marked: NDArray[np.bool_]) -> NDArray[np.bool_]:
     count, labels, stats, _ = cv2.connectedComponentsWithStats(
-        coloured.astype(np.uint8), connectivity=8
+        marked.astype(np.uint8), connectivity=8
     )
     if count <= 1:
-        return np.zeros_like(mask)
-    biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    return np.asarray(labels == biggest)
+        return np.zeros_like(marked)
+    return np.asarray(labels == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA])))
 
 
 def core_samples(
