@@ -17,11 +17,10 @@ import math
 from collections.abc import Sequence
 from statistics import median
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.calibration import core_samples, crystal_area
+from vision.calibration import biggest_blob, core_samples, crystal_area
 from vision.colours import NEUTRAL_CHROMA, chroma_distance, features, hue_and_saturation
 from vision.common.errors import UserError
 from vision.crystal_groups import Spot, check_findable, plan_from_spots
@@ -87,7 +86,7 @@ def _spots(result: Measured, reference: Measured | None, size: float) -> list[Sp
             change = np.abs(reflectance - reference.zone(index)).max(axis=-1)
             marked = change > CHANGE
             least = CHANGED_FROM
-        blob = _biggest(marked & sampler.masks[index])
+        blob = biggest_blob(marked & sampler.masks[index])
         if blob.sum() < least * size:
             continue
         hue, saturation = hue_and_saturation(core_samples(feature, blob))
@@ -115,12 +114,3 @@ def _combined(spots: list[Spot]) -> Spot:
         saturation=median(s.saturation for s in spots),
         area=median(s.area for s in spots),
     )
-
-
-def _biggest(marked: NDArray[np.bool_]) -> NDArray[np.bool_]:
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(
-        marked.astype(np.uint8), connectivity=8
-    )
-    if count <= 1:
-        return np.zeros_like(marked)
-    return np.asarray(labels == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA])))

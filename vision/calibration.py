@@ -43,6 +43,7 @@ __all__ = [
     "PLAN_PLACES",
     "Calibration",
     "CalibrationResult",
+    "biggest_blob",
     "calibrated_at",
     "calibration_plan",
     "core_samples",
@@ -169,7 +170,7 @@ def crystal_pixels(
     feature = features(reflectance)
     brightness = reflectance.mean(axis=-1)
     coloured = (chroma_distance(feature) > NEUTRAL_CHROMA * 1.5) | (brightness < 0.3)
-    return _biggest(coloured & mask)
+    return biggest_blob(coloured & mask)
 
 
 FAINT_SPREAD = 6.0
@@ -202,10 +203,11 @@ def faint_crystal_pixels(
     chroma = np.hypot(feature[..., 0] - paper[0], feature[..., 1] - paper[1])
     level = np.abs(feature[..., 2] - paper[2])
     marked = (chroma > FAINT_SPREAD * chroma_spread) | (level > FAINT_SPREAD * level_spread)
-    return _biggest(marked & mask)
+    return biggest_blob(marked & mask)
 
 
-def _biggest(marked: NDArray[np.bool_]) -> NDArray[np.bool_]:
+def biggest_blob(marked: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """The largest 8-connected blob of marked pixels (none marked: nothing)."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(
         marked.astype(np.uint8), connectivity=8
     )
