@@ -9,7 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vision.geometry import load_board
-from vision.synth.arrangement import in_own_room, neighbours, zone_map
+from vision.synth import SyntheticCamera
+from vision.synth.arrangement import in_own_room, lay_crystals, neighbours, zone_map
+from vision.synth.conditions import Conditions
 from vision.synth.positions import pushed_to_rims, random_position, random_topology
 
 BOARD = load_board()
@@ -25,7 +27,9 @@ def test_crystals_pushed_to_the_rims_stay_on_their_own_place_and_never_overlap(
     crowded = pushed_to_rims(BOARD, scene, rng)
     assert crowded.crystals == scene.crystals and crowded.counters == scene.counters
     held = {key for key, colours in scene.crystals.items() if colours}
-    assert set(crowded.placements) == held
+    # A zone whose crystals found no room at the rim keeps its natural, centred layout.
+    assert set(crowded.placements) <= held
+    assert len(crowded.placements) >= 0.9 * len(held)
     diameter = BOARD.crystal_diameter
     for key, spots in crowded.placements.items():
         assert len(spots) == len(scene.crystals[key])
@@ -44,3 +48,17 @@ def test_crowded_places_are_off_centre() -> None:
     # A centred crystal sits within 2 mm of the middle; pushed ones spread to the rim.
     assert np.mean([math.hypot(*spot) for spot in lone]) > 4.0
     assert max(math.hypot(*spot) for spot in lone) > radius / 2
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**16))
+def test_a_crystal_put_beside_a_crowded_neighbour_never_sinks_into_its_crystals(seed: int) -> None:
+    camera = SyntheticCamera(BOARD, Conditions.easy(), seed=seed)
+    for colour in ("blue", "red", "yellow"):
+        camera.put("15", colour)
+    for colour in ("red", "yellow", "blue"):
+        camera.put("13", colour)
+    laid = lay_crystals(BOARD, camera.scene, seed)
+    for n, crystal in enumerate(laid):
+        for other in laid[:n]:
+            assert math.dist(crystal.centre, other.centre) >= 0.94 * BOARD.crystal_diameter

@@ -261,10 +261,12 @@ def spot_beside(
     radius: float,
     rng: np.random.Generator,
     around: tuple[Point, ...] = (),
+    others: tuple[Point, ...] = (),
 ) -> Point:
     """Where a hand puts one more crystal into a zone already holding crystals at `taken`
     (offsets from its centre): touching or just beside one of them, not on top of any,
-    as near the zone's centre as that allows."""
+    as near the zone's centre as that allows. `others` are the crystals of the zones
+    around (offsets from this zone's centre too): solid, so never overlapped either."""
     if not taken:
         return _clipped_normal(rng, 0.8, 2.0)
     best: Point | None = None
@@ -274,7 +276,7 @@ def spot_beside(
         angle = rng.uniform(0.0, 2 * math.pi)
         step = diameter * rng.uniform(0.97, 1.1)
         spot = (x + step * math.cos(angle), y + step * math.sin(angle))
-        if any(math.dist(spot, other) < 0.94 * diameter for other in taken):
+        if any(math.dist(spot, other) < 0.94 * diameter for other in (*taken, *others)):
             continue
         if not in_own_room(spot, around, diameter / 4):
             continue
@@ -283,10 +285,32 @@ def spot_beside(
         if reach < best_reach:
             best, best_reach = spot, reach
     if best is None:
-        angle = rng.uniform(0.0, 2 * math.pi)
+        # No room beside them: round the outside of the zone's crystals, on its own side
+        # of every midline and clear of the crystals around, where that can be.
         far = max(math.hypot(*p) for p in taken) + diameter
-        best = (far * math.cos(angle), far * math.sin(angle))
+        first = rng.uniform(0.0, 2 * math.pi)
+        angles = [first + turn * math.pi / 12 for turn in range(24)]
+        ring = [(far * math.cos(a), far * math.sin(a)) for a in angles]
+        clear = [s for s in ring if all(math.dist(s, o) >= 0.94 * diameter for o in others)]
+        own = [s for s in clear if in_own_room(s, around, 0.0)]
+        best = (own or clear or ring)[0]
     return (float(best[0]), float(best[1]))
+
+
+def crystals_around(board: Board, scene: Scene, seed: int, key: str) -> tuple[Point, ...]:
+    """Where the crystals of the zones around zone `key` sit now, as offsets from its
+    centre."""
+    zones = zone_map(board)
+    centre = _zone(zones, key).centre
+    spots: list[Point] = []
+    for other in zones.values():
+        if other.key == key or math.dist(other.centre, centre) >= NEAR:
+            continue
+        shift = (other.centre[0] - centre[0], other.centre[1] - centre[1])
+        spots.extend(
+            (x + shift[0], y + shift[1]) for x, y in current_offsets(board, scene, seed, other.key)
+        )
+    return tuple(spots)
 
 
 def current_offsets(board: Board, scene: Scene, seed: int, key: str) -> list[Point]:

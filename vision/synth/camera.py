@@ -28,6 +28,7 @@ from numpy.typing import NDArray
 
 from vision.geometry import Board
 from vision.synth.arrangement import (
+    crystals_around,
     current_offsets,
     neighbours,
     random_stream,
@@ -126,6 +127,7 @@ class SyntheticCamera:
             zones[zone].radius,
             rng,
             neighbours(self.board, zone),
+            crystals_around(self.board, self._scene, self.seed, zone),
         )
         colours = (*self._scene.crystals.get(zone, ()), colour)
         self._set_zone(zone, colours, (*taken, spot))

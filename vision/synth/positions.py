@@ -74,19 +74,34 @@ def pushed_to_rims(board: Board, scene: Scene, rng: np.random.Generator) -> Scen
         if not colours or key not in zones:
             continue
         around = neighbours(board, key)
-        first = (0.0, 0.0)
-        for _ in range(24):
-            angle = rng.uniform(0.0, 2 * math.pi)
-            reach = (zones[key].radius - diameter / 2) * math.sqrt(rng.uniform(0.0, 1.0))
-            spot = (reach * math.cos(angle), reach * math.sin(angle))
-            if in_own_room(spot, around, diameter / 4):
-                first = spot
+        for _attempt in range(8):
+            taken = _laid_from_rim(zones[key].radius, len(colours), diameter, around, rng)
+            if all(in_own_room(spot, around, 0.0) for spot in taken):
+                # Never half on the next place: a hand that finds no room lays it elsewhere.
+                placements[key] = tuple(taken)
                 break
-        taken = [first]
-        while len(taken) < len(colours):
-            taken.append(spot_beside(taken, diameter, zones[key].radius, rng, around))
-        placements[key] = tuple(taken)
     return replace(scene, placements=placements)
+
+
+def _laid_from_rim(
+    radius: float,
+    count: int,
+    diameter: float,
+    around: tuple[tuple[float, float], ...],
+    rng: np.random.Generator,
+) -> list[tuple[float, float]]:
+    first = (0.0, 0.0)
+    for _ in range(24):
+        angle = rng.uniform(0.0, 2 * math.pi)
+        reach = (radius - diameter / 2) * math.sqrt(rng.uniform(0.0, 1.0))
+        spot = (reach * math.cos(angle), reach * math.sin(angle))
+        if in_own_room(spot, around, diameter / 4):
+            first = spot
+            break
+    taken = [first]
+    while len(taken) < count:
+        taken.append(spot_beside(taken, diameter, radius, rng, around))
+    return taken
 
 
 def calibrated(
