@@ -56,8 +56,9 @@ pi-check:
 TRAIN_VENV  ?= .venv-train
 TRAIN_STAMP := $(TRAIN_VENV)/.installed
 SAMPLES     ?= build/samples/synth
-PBR_SAMPLES ?= build/samples/pbr
-PBR_SETUPS  ?= 34
+RIM_SAMPLES ?= build/samples/rims
+PBR_SAMPLES ?= build/samples/pbr-all
+PBR_SETUPS  ?= 64
 
 $(TRAIN_STAMP):
 	$(PYTHON) -m venv $(TRAIN_VENV)
@@ -69,11 +70,13 @@ $(TRAIN_STAMP):
 train-vision: $(STAMP) $(TRAIN_STAMP)
 	$(BIN)/python -m vision.learning.samples $(SAMPLES) --first 4000 --setups 320 --frames 4
 	$(BIN)/python -m vision.learning.samples $(SAMPLES)2 --first 5000 --setups 400 --frames 4
+	$(BIN)/python -m vision.learning.samples $(RIM_SAMPLES) --first 6000 --setups 300 \
+		--frames 4 --rims 0.7
 	$(BIN)/python bench/scenes.py build --set training --limit $(PBR_SETUPS)
 	$(BIN)/python bench/scenes.py samples --set training $(PBR_SAMPLES)
 	PYTHONPATH=. $(TRAIN_VENV)/bin/python -m vision.learning.train $(SAMPLES):1:4 \
-		$(SAMPLES)2:1:4 $(PBR_SAMPLES):6:9 --epochs 5 --seed 1 --size small --variants 2 \
-		--out build/models/zones.onnx
+		$(SAMPLES)2:1:4 $(RIM_SAMPLES):1:4 $(PBR_SAMPLES):6:9 --epochs 5 --seed 1 \
+		--size small --variants 2 --out build/models/zones.onnx
 
 clean:
 	rm -rf $(VENV) $(TRAIN_VENV) .mypy_cache .pytest_cache .ruff_cache
