@@ -76,8 +76,9 @@ def pushed_to_rims(board: Board, scene: Scene, rng: np.random.Generator) -> Scen
         around = neighbours(board, key)
         for _attempt in range(8):
             taken = _laid_from_rim(zones[key].radius, len(colours), diameter, around, rng)
+            # Never half on the next place; a zone that finds no such room in a few tries
+            # keeps its natural, centred layout.
             if all(in_own_room(spot, around, 0.0) for spot in taken):
-                # Never half on the next place: a hand that finds no room lays it elsewhere.
                 placements[key] = tuple(taken)
                 break
     return replace(scene, placements=placements)
@@ -90,6 +91,8 @@ def _laid_from_rim(
     around: tuple[tuple[float, float], ...],
     rng: np.random.Generator,
 ) -> list[tuple[float, float]]:
+    """`count` crystals as offsets from a zone's centre: the first anywhere on the zone it
+    keeps clear of the midlines, the rest each put beside those already there."""
     first = (0.0, 0.0)
     for _ in range(24):
         angle = rng.uniform(0.0, 2 * math.pi)
