@@ -24,9 +24,9 @@ from vision.calibration import (
     CalibrationResult,
     calibrated_at,
     core_samples,
-    crystal_area,
     crystal_pixels,
     faint_crystal_pixels,
+    least_seen,
 )
 from vision.colours import FIRST_COLOUR, ClassTable, ColourModel, classify, features
 from vision.geometry import Board
@@ -93,7 +93,7 @@ def calibrate(
     if not measured:
         return _failed(board_file, roles, problems or ["no frames to calibrate from"])
     keys = [zone.key for zone in measurer.sampler.zones]
-    least = 0.2 * crystal_area(board, measurer.sampler.mm_per_px)
+    least = least_seen(board, measurer.sampler.mm_per_px)
     samples: dict[str, list[NDArray[np.float64]]] = {name: [] for name in own}
     areas: dict[str, list[int]] = {name: [] for name in own}
     found: dict[str, list[Place]] = {name: [] for name in own}
@@ -164,7 +164,7 @@ def _fit_lean(
     middle = (sampler.size - 1) / 2
     places = []
     offsets = []
-    least = 0.2 * crystal_area(board, sampler.mm_per_px)
+    least = least_seen(board, sampler.mm_per_px)
     for _image, result in measured:
         for places_of_colour in plan.values():
             for place in places_of_colour:
@@ -306,7 +306,7 @@ def _confusions(
 ) -> dict[tuple[str, str], float]:
     keys = [zone.key for zone in reader.measurer.sampler.zones]
     names = [model.name for model in calibration.colours]
-    least = 0.2 * crystal_area(reader.board, reader.measurer.sampler.mm_per_px)
+    least = least_seen(reader.board, reader.measurer.sampler.mm_per_px)
     tally = np.zeros((len(names), len(names)), np.int64)
     for _image, result in measured:
         for row, name in enumerate(names):

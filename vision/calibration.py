@@ -50,6 +50,7 @@ __all__ = [
     "crystal_area",
     "crystal_pixels",
     "faint_crystal_pixels",
+    "least_seen",
 ]
 
 FORMAT = "companion-vision-calibration"
@@ -161,6 +162,15 @@ class CalibrationResult:
 def crystal_area(board: Board, mm_per_px: float) -> float:
     """A crystal's area seen from above, in the sampler's pixels."""
     return float(np.pi * (board.crystal_diameter / 2 / mm_per_px) ** 2)
+
+
+SEEN_SHARE = 0.2
+"""The share of a crystal's area a calibration crystal must show to count as seen."""
+
+
+def least_seen(board: Board, mm_per_px: float) -> float:
+    """The fewest pixels a calibration crystal (or stone) must show to count as seen."""
+    return SEEN_SHARE * crystal_area(board, mm_per_px)
 
 
 def crystal_pixels(

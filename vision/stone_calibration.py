@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.calibration import Calibration, CalibrationResult, calibrated_at
+from vision.calibration import Calibration, CalibrationResult, calibrated_at, least_seen
 from vision.colours import ColourModel
 from vision.geometry import Board
 from vision.lean import Lean, fit_lean
@@ -140,7 +140,7 @@ def calibrate_stones(
     finder = BlobFinder(bare, sampler.masks, sampler.mm_per_px, board.crystal_diameter)
     stones: list[StoneColour] = []
     found: dict[str, tuple[int, ...]] = {}
-    least = 0.2 * np.pi * (board.crystal_diameter / 2 / sampler.mm_per_px) ** 2
+    least = least_seen(board, sampler.mm_per_px)
     nearest, weights = nearest_paper(sampler)
     doubts = [(noise(item), glare(item, nearest, weights)) for item in measured]
     for name, places in plan.items():
@@ -230,7 +230,7 @@ def _lean(board: Board, measured: list[Measured], where: Mapping[str, list[int]]
     sampler = measured[0].sampler
     bare = _bare_squares(measured, where)
     finder = BlobFinder(bare, sampler.masks, sampler.mm_per_px, board.crystal_diameter)
-    least = 0.2 * np.pi * (board.crystal_diameter / 2 / sampler.mm_per_px) ** 2
+    least = least_seen(board, sampler.mm_per_px)
     places = []
     offsets = []
     for item in measured:

@@ -16,7 +16,7 @@ import numpy as np
 
 from vision.calibrate import calibrate
 from vision.calibration import Calibration, calibration_plan
-from vision.geometry import Board
+from vision.geometry import Board, Point
 from vision.synth.arrangement import in_own_room, neighbours, spot_beside, zone_map
 from vision.synth.conditions import Conditions
 from vision.synth.palette import CHALLENGE, SIDES
@@ -88,9 +88,9 @@ def _laid_from_rim(
     radius: float,
     count: int,
     diameter: float,
-    around: tuple[tuple[float, float], ...],
+    around: tuple[Point, ...],
     rng: np.random.Generator,
-) -> list[tuple[float, float]]:
+) -> list[Point]:
     """`count` crystals as offsets from a zone's centre: the first anywhere on the zone it
     keeps clear of the midlines, the rest each put beside those already there."""
     first = (0.0, 0.0)
