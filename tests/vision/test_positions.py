@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from vision.geometry import load_board
 from vision.synth import SyntheticCamera
-from vision.synth.arrangement import in_own_room, lay_crystals, neighbours, zone_map
+from vision.synth.arrangement import SOLID, in_own_room, lay_crystals, neighbours, zone_map
 from vision.synth.conditions import Conditions
 from vision.synth.positions import pushed_to_rims, random_position, random_topology
 
@@ -31,12 +31,17 @@ def test_crystals_pushed_to_the_rims_stay_on_their_own_place_and_never_overlap(
     assert set(crowded.placements) <= held
     assert len(crowded.placements) >= 0.9 * len(held)
     diameter = BOARD.crystal_diameter
+    zones = zone_map(BOARD)
+    laid: list[tuple[float, float]] = []
     for key, spots in crowded.placements.items():
         assert len(spots) == len(scene.crystals[key])
         around = neighbours(BOARD, key)
         assert all(in_own_room(spot, around, 0.0) for spot in spots), key
-        for n, spot in enumerate(spots):
-            assert all(math.dist(spot, other) >= 0.94 * diameter for other in spots[:n]), key
+        cx, cy = zones[key].centre
+        laid.extend((cx + x, cy + y) for x, y in spots)
+    # Solid: no crystal is laid into another, on its own place or the next.
+    for n, spot in enumerate(laid):
+        assert all(math.dist(spot, other) >= SOLID * diameter for other in laid[:n])
 
 
 def test_crowded_places_are_off_centre() -> None:
@@ -61,4 +66,4 @@ def test_a_crystal_put_beside_a_crowded_neighbour_never_sinks_into_its_crystals(
     laid = lay_crystals(BOARD, camera.scene, seed)
     for n, crystal in enumerate(laid):
         for other in laid[:n]:
-            assert math.dist(crystal.centre, other.centre) >= 0.94 * BOARD.crystal_diameter
+            assert math.dist(crystal.centre, other.centre) >= SOLID * BOARD.crystal_diameter

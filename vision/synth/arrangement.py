@@ -70,6 +70,9 @@ def zone_map(board: Board) -> dict[str, Zone]:
 
 NEAR = 30.0
 """Zones closer than this (millimetres) are neighbours whose room a crystal must leave."""
+SOLID = 0.94
+"""The closest two crystals' centres come, in diameters: touching, a rounded rim's worth
+in."""
 
 
 @lru_cache(maxsize=8)
@@ -276,7 +279,7 @@ def spot_beside(
         angle = rng.uniform(0.0, 2 * math.pi)
         step = diameter * rng.uniform(0.97, 1.1)
         spot = (x + step * math.cos(angle), y + step * math.sin(angle))
-        if any(math.dist(spot, other) < 0.94 * diameter for other in (*taken, *others)):
+        if any(math.dist(spot, other) < SOLID * diameter for other in (*taken, *others)):
             continue
         if not in_own_room(spot, around, diameter / 4):
             continue
@@ -291,7 +294,7 @@ def spot_beside(
         first = rng.uniform(0.0, 2 * math.pi)
         angles = [first + turn * math.pi / 12 for turn in range(24)]
         ring = [(far * math.cos(a), far * math.sin(a)) for a in angles]
-        clear = [s for s in ring if all(math.dist(s, o) >= 0.94 * diameter for o in others)]
+        clear = [s for s in ring if all(math.dist(s, o) >= SOLID * diameter for o in others)]
         own = [s for s in clear if in_own_room(s, around, 0.0)]
         best = (own or clear or ring)[0]
     return (float(best[0]), float(best[1]))

@@ -17,7 +17,7 @@ import numpy as np
 from vision.calibrate import calibrate
 from vision.calibration import Calibration, calibration_plan
 from vision.geometry import Board, Point
-from vision.synth.arrangement import in_own_room, neighbours, spot_beside, zone_map
+from vision.synth.arrangement import NEAR, SOLID, in_own_room, neighbours, spot_beside, zone_map
 from vision.synth.conditions import Conditions
 from vision.synth.palette import CHALLENGE, SIDES
 from vision.synth.render import render
@@ -66,20 +66,27 @@ def random_position(
 def pushed_to_rims(board: Board, scene: Scene, rng: np.random.Generator) -> Scene:
     """The same position with every zone's crystals laid as a hand adds them one by one,
     the first pushed towards the zone's rim: off-centre crystals, and clusters pressed
-    against the next place's, as play leaves them (a natural arrangement is centred)."""
+    against the next place's, as play leaves them (a natural arrangement is centred).
+    Crystals are solid: none is laid into another, on its own zone or the next."""
     diameter = board.crystal_diameter
     zones = zone_map(board)
     placements = dict(scene.placements)
+    laid: list[Point] = []  # board millimetres of every crystal laid so far
     for key, colours in scene.crystals.items():
         if not colours or key not in zones:
             continue
         around = neighbours(board, key)
+        cx, cy = zones[key].centre
+        others = tuple((x - cx, y - cy) for x, y in laid if math.dist((x, y), (cx, cy)) < NEAR)
         for _attempt in range(8):
-            taken = _laid_from_rim(zones[key].radius, len(colours), diameter, around, rng)
-            # Never half on the next place; a zone that finds no such room in a few tries
-            # keeps its natural, centred layout.
-            if all(in_own_room(spot, around, 0.0) for spot in taken):
+            taken = _laid_from_rim(zones[key].radius, len(colours), diameter, around, others, rng)
+            # Never half on the next place, never into a crystal; a zone that finds no such
+            # room in a few tries keeps its natural, centred layout.
+            if all(in_own_room(spot, around, 0.0) for spot in taken) and not any(
+                math.dist(spot, other) < SOLID * diameter for spot in taken for other in others
+            ):
                 placements[key] = tuple(taken)
+                laid.extend((cx + x, cy + y) for x, y in taken)
                 break
     return replace(scene, placements=placements)
 
@@ -89,21 +96,25 @@ def _laid_from_rim(
     count: int,
     diameter: float,
     around: tuple[Point, ...],
+    others: tuple[Point, ...],
     rng: np.random.Generator,
 ) -> list[Point]:
     """`count` crystals as offsets from a zone's centre: the first anywhere on the zone it
-    keeps clear of the midlines, the rest each put beside those already there."""
+    keeps clear of the midlines and of `others` (the crystals around), the rest each put
+    beside those already there."""
     first = (0.0, 0.0)
     for _ in range(24):
         angle = rng.uniform(0.0, 2 * math.pi)
         reach = (radius - diameter / 2) * math.sqrt(rng.uniform(0.0, 1.0))
         spot = (reach * math.cos(angle), reach * math.sin(angle))
-        if in_own_room(spot, around, diameter / 4):
+        if in_own_room(spot, around, diameter / 4) and not any(
+            math.dist(spot, other) < SOLID * diameter for other in others
+        ):
             first = spot
             break
     taken = [first]
     while len(taken) < count:
-        taken.append(spot_beside(taken, diameter, radius, rng, around))
+        taken.append(spot_beside(taken, diameter, radius, rng, around, others))
     return taken
 
 
