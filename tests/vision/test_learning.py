@@ -68,7 +68,7 @@ def test_where_the_network_is_torn_the_surer_rules_count(
     assert reader.learned is not None
     asked: list[int] = []
 
-    def count(measured: Any, only: Any) -> Any:
+    def count(measured: Any, only: Any = None) -> Any:
         # A network that sees nothing anywhere, as sure as `sure`.
         asked.extend(only)
         return [() for _ in only], np.full(len(only), sure, np.float32)
