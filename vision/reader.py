@@ -407,7 +407,7 @@ class BoardReader:
         any_dim = np.bincount(
             zone_of, weights=dim & (self._classes_now <= UNKNOWN), minlength=zones
         )
-        return unknown, any_dim
+        return np.asarray(unknown, np.float64), np.asarray(any_dim, np.float64)
 
     def _learned_count(
         self,
