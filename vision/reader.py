@@ -86,8 +86,7 @@ lamplight scattered off the sheet): at 0.5 the zones of 3 to 10 of their 12 coun
 never sent to the network in a third of the set-ups, and a clear crystal on one went
 unread. At 0.7 every counter's zone is sent, with 0 to 4 zones without a counter a frame."""
 DIM_SHARE = 0.3
-"""The share of a counter's area that, dark, sends a zone to the zone network (and is taken
-for a counter's face, however tinted)."""
+"""The share of a counter's area that, dark, sends a zone to the zone network."""
 DARK_NEARBY = 0.25
 """Black area (in crystals) on a zone from which its colours must form blobs to count: the
 sharp edges of a counter's tile and pips, blurred and JPEG-compressed, fringe with colour
@@ -325,14 +324,6 @@ class BoardReader:
         histogram = np.bincount(
             sampler.zone_of_point * self._classes + classes, minlength=zones * self._classes
         ).reshape(zones, self._classes)
-        dim_unknown, dim = self._dim_pixels()
-        # A counter seen small and soft, lit by a tinted lamp, may show no black at all but
-        # a dim face tinted off grey (of no class): that is a counter, not something over
-        # the zone. Up to one counter's area of it is not counted towards hiding the zone.
-        footprint = dim >= DIM_SHARE * self._counter_area
-        histogram[:, UNKNOWN] -= np.where(
-            footprint, np.minimum(dim_unknown, self._counter_area), 0
-        ).astype(histogram.dtype)
         ratios = histogram[:, FIRST_COLOUR:] / self._areas
         self._ratios_now = ratios
         inside = measured.patches.inside
@@ -363,7 +354,7 @@ class BoardReader:
             # counter, under which a clear crystal shows dark). It costs, so not the rest;
             # and the rules look no closer at the zones it counts.
             traced = ((ratios >= TRACE) & (ratios < FRINGE)).any(axis=1)
-            recount = inside & (~plain | traced | footprint)
+            recount = inside & (~plain | traced | self._dim_zones())
         hard = np.flatnonzero(recount)
         learned = (
             dict(
@@ -395,19 +386,13 @@ class BoardReader:
                 )
         return result
 
-    def _dim_pixels(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        """Per zone: the pixels much darker than the paper that are of no class, and those
-        that are of no class or grey or black (a crystal's own pixels are coloured)."""
+    def _dim_zones(self) -> NDArray[np.bool_]:
+        """Per zone: whether grey or black much darker than the paper covers a good part of
+        a counter's area on it (a crystal's own pixels are coloured, not grey)."""
         sampler = self.measurer.sampler
-        dim = self._levels_now < DIM
-        zone_of, zones = sampler.zone_of_point, len(sampler.zones)
-        unknown = np.bincount(
-            zone_of, weights=dim & (self._classes_now == UNKNOWN), minlength=zones
-        )
-        any_dim = np.bincount(
-            zone_of, weights=dim & (self._classes_now <= UNKNOWN), minlength=zones
-        )
-        return np.asarray(unknown, np.float64), np.asarray(any_dim, np.float64)
+        dim_grey = (self._classes_now <= BLACK) & (self._levels_now < DIM)
+        dim = np.bincount(sampler.zone_of_point, weights=dim_grey, minlength=len(sampler.zones))
+        return np.asarray(dim >= DIM_SHARE * self._counter_area, bool)
 
     def _learned_count(
         self,
