@@ -54,9 +54,6 @@ SEVERAL = 1.7
 TWO_IN_ONE_BLOB = 2.6
 """One blob this big (in crystals) is two crystals touching."""
 MAX_CRYSTALS = 3
-TORN = 0.7
-"""The network's confidence below which the rules are asked too, and the surer one counts
-(0.5 is a coin toss between two counts)."""
 BLINDED_CONFIDENCE = 0.6
 """The most a zone whose paper has burnt out to white is trusted."""
 RING_AREA = 0.6
@@ -360,7 +357,7 @@ class BoardReader:
             dict(
                 zip(
                     hard.tolist(),
-                    self._learned_count(measured, histogram, ratios, hard, dark),
+                    self._learned_count(measured, histogram, ratios, hard),
                     strict=True,
                 )
             )
@@ -400,13 +397,8 @@ class BoardReader:
         histogram: NDArray[np.int64],
         ratios: NDArray[np.float64],
         only: NDArray[np.intp],
-        dark: NDArray[np.bool_],
     ) -> list[ZoneCounts]:
-        """The network's counts for the zones `only`, in its order.
-
-        Where the network is torn (a count it gives barely better odds than another) and the
-        rules are surer, the rules' count stands: a place crowded against its neighbour's
-        crystals, with its own pushed to the rim, is such a case."""
+        """The network's counts for the zones `only`, in its order."""
         assert self.learned is not None
         if len(only) == 0:
             return []
@@ -419,11 +411,6 @@ class BoardReader:
             too_much = bool((ratios[index] > MAX_CRYSTALS + 0.8).any())
             occluded = too_much or bool(unknown[index] >= UNKNOWN_OCCLUDES * (1 + len(crystals)))
             confidence = 0.0 if occluded else float(certainty)
-            if not occluded and confidence < TORN:
-                rules = self._zone(histogram[index], True, bool(dark[index]), index)
-                if rules.confidence > confidence:
-                    result.append(rules)
-                    continue
             result.append(ZoneCounts(crystals, confidence, occluded, int(histogram[index, BLACK])))
         return result
 

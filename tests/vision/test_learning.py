@@ -58,28 +58,6 @@ def patch_of(hue: float, saturation: float, level: float) -> np.ndarray:
     return np.array([b, g, r], np.float32) * 3 * level
 
 
-@pytest.mark.parametrize(("sure", "rules_count"), [(0.55, True), (0.95, False)])
-def test_where_the_network_is_torn_the_surer_rules_count(
-    easy_calibration: Calibration, board: Board, sure: float, rules_count: bool
-) -> None:
-    scene = Scene(crystals={"20": (BLUE,)}, counters={"20": (3,)})
-    shot = render(board, scene, EASY, seed=7)
-    reader = BoardReader(easy_calibration, board, zone_model=ZoneModel.load())
-    assert reader.learned is not None
-    asked: list[int] = []
-
-    def count(measured: Any, only: Any = None) -> Any:
-        # A network that sees nothing anywhere, as sure as `sure`.
-        asked.extend(only)
-        return [() for _ in only], np.full(len(only), sure, np.float32)
-
-    reader.learned.count = count  # type: ignore[method-assign]
-    zone = reader.read(shot.image).zones["20"]
-    assert [reader.measurer.sampler.zones[i].key for i in asked].count("20") == 1
-    assert zone.crystals == ((BLUE,) if rules_count else ())
-    assert zone.confidence > sure if rules_count else zone.confidence == pytest.approx(sure)
-
-
 @settings(max_examples=40, deadline=None)
 @given(
     hue=st.floats(-3.1, 3.1),
