@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -279,7 +280,7 @@ def spot_beside(
         angle = rng.uniform(0.0, 2 * math.pi)
         step = diameter * rng.uniform(0.97, 1.1)
         spot = (x + step * math.cos(angle), y + step * math.sin(angle))
-        if any(math.dist(spot, other) < SOLID * diameter for other in (*taken, *others)):
+        if not clear_of(spot, (*taken, *others), diameter):
             continue
         if not in_own_room(spot, around, diameter / 4):
             continue
@@ -294,10 +295,15 @@ def spot_beside(
         first = rng.uniform(0.0, 2 * math.pi)
         angles = [first + turn * math.pi / 12 for turn in range(24)]
         ring = [(far * math.cos(a), far * math.sin(a)) for a in angles]
-        clear = [s for s in ring if all(math.dist(s, o) >= SOLID * diameter for o in others)]
+        clear = [s for s in ring if clear_of(s, others, diameter)]
         own = [s for s in clear if in_own_room(s, around, 0.0)]
         best = (own or clear or ring)[0]
     return (float(best[0]), float(best[1]))
+
+
+def clear_of(spot: Point, others: Iterable[Point], diameter: float) -> bool:
+    """Whether a crystal at `spot` keeps out of the solid crystals at `others`."""
+    return all(math.dist(spot, other) >= SOLID * diameter for other in others)
 
 
 def crystals_around(board: Board, scene: Scene, seed: int, key: str) -> tuple[Point, ...]:

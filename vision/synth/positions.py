@@ -17,7 +17,14 @@ import numpy as np
 from vision.calibrate import calibrate
 from vision.calibration import Calibration, calibration_plan
 from vision.geometry import Board, Point
-from vision.synth.arrangement import NEAR, SOLID, in_own_room, neighbours, spot_beside, zone_map
+from vision.synth.arrangement import (
+    NEAR,
+    clear_of,
+    in_own_room,
+    neighbours,
+    spot_beside,
+    zone_map,
+)
 from vision.synth.conditions import Conditions
 from vision.synth.palette import CHALLENGE, SIDES
 from vision.synth.render import render
@@ -82,9 +89,7 @@ def pushed_to_rims(board: Board, scene: Scene, rng: np.random.Generator) -> Scen
             taken = _laid_from_rim(zones[key].radius, len(colours), diameter, around, others, rng)
             # Never half on the next place, never into a crystal; a zone that finds no such
             # room in a few tries keeps its natural, centred layout.
-            if all(in_own_room(spot, around, 0.0) for spot in taken) and not any(
-                math.dist(spot, other) < SOLID * diameter for spot in taken for other in others
-            ):
+            if all(in_own_room(s, around, 0.0) and clear_of(s, others, diameter) for s in taken):
                 placements[key] = tuple(taken)
                 laid.extend((cx + x, cy + y) for x, y in taken)
                 break
@@ -107,9 +112,7 @@ def _laid_from_rim(
         angle = rng.uniform(0.0, 2 * math.pi)
         reach = (radius - diameter / 2) * math.sqrt(rng.uniform(0.0, 1.0))
         spot = (reach * math.cos(angle), reach * math.sin(angle))
-        if in_own_room(spot, around, diameter / 4) and not any(
-            math.dist(spot, other) < SOLID * diameter for other in others
-        ):
+        if in_own_room(spot, around, diameter / 4) and clear_of(spot, others, diameter):
             first = spot
             break
     taken = [first]
