@@ -53,5 +53,5 @@ def test_one_inner_marker_decoded_does_not_keep_the_outline_from_finding_the_res
     (left, top), (right, bottom) = corners.min(axis=0) - 4, corners.max(axis=0) + 4
     rows, columns = slice(int(top), int(bottom) + 1), slice(int(left), int(right) + 1)
     soft[rows, columns] = grey[rows, columns]
-    # Grown from that marker alone, the search finds no other at this size.
+    # Grown from that marker alone the search finds no other at this size; the outline does.
     assert len(MarkerFinder(board).find(soft, effort=2).ids) >= 20
