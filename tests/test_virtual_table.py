@@ -59,6 +59,28 @@ def test_crystals_put_and_taken_are_read_back_by_the_camera() -> None:
         table.stop()
 
 
+def test_a_failed_challenge_read_back_when_its_yellow_lies_half_off_the_place() -> None:
+    # The claim's blue in the middle, the challenger's red and the yellow beside it; the
+    # challenge fails and the red is taken away, leaving the yellow pushed towards the
+    # next places' rims. The app's own virtual table (seed 0) once read the place as the
+    # blue alone from then on, and the game waited for a yellow it could not see.
+    seen = Seen()
+    table = VirtualTable.start(side_count=2, on_seen=seen, seed=0)
+    assert isinstance(table, VirtualTable), table
+    try:
+        red, blue, yellow = table.colours
+        for board in (
+            {"1": (red,)},
+            {"1": (red,), "3": (blue,)},
+            {"1": (red,), "3": (blue, red, yellow)},
+            {"1": (red,), "3": (blue, yellow)},
+        ):
+            table.follow(board)
+            assert seen.wait_for({z: tuple(sorted(c)) for z, c in board.items()}), seen.boards[-1:]
+    finally:
+        table.stop()
+
+
 def jobs_run_until(
     jobs: list[Callable[[], None]], done: Callable[[], bool], timeout: float = 120.0
 ) -> bool:

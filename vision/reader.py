@@ -15,6 +15,7 @@ board afresh, or when many zones change at once; `hand_reasons` says which, and 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import cv2
@@ -32,7 +33,7 @@ from vision.measure import Measured, Measurer
 from vision.reading import BoardReading, HandReason, HandSign, ZoneCounts, ZoneReading
 from vision.registration import Fit, RegistrationTracker
 from vision.stones import CountsStones
-from vision.temporal import MIN_CONFIDENCE
+from vision.temporal import CLEAR_CONFIDENCE, MIN_CONFIDENCE
 
 Image = NDArray[np.uint8]
 
@@ -381,7 +382,66 @@ class BoardReader:
                 result.append(
                     self._zone(histogram[index], bool(inside[index]), bool(dark[index]), index)
                 )
+        if not learned:
+            return result
+
+        def rules(index: int) -> ZoneCounts:
+            return self._zone(histogram[index], True, bool(dark[index]), index)
+
+        return self._second_look(result, ratios, learned, rules)
+
+    def _second_look(
+        self,
+        counts: list[ZoneCounts],
+        ratios: NDArray[np.float64],
+        learned: dict[int, ZoneCounts],
+        rules: Callable[[int], ZoneCounts],
+    ) -> list[ZoneCounts]:
+        """`counts` after a second look at the zones the network counted.
+
+        A whole crystal's worth of a colour the network gave to no zone is the zone's
+        holding most of it: a crystal left at a place's rim, half off it, is that place's
+        when no place beside it can own it. And where the rules count a zone the same as an
+        unsure network, the zone is as sure as they are: two ways of counting agree."""
+        result = list(counts)
+        for index, count in learned.items():
+            if count.occluded:
+                continue
+            crystals = (*count.crystals, *self._lost(index, count, ratios, result))
+            if count.confidence >= CLEAR_CONFIDENCE and len(crystals) == len(count.crystals):
+                continue
+            crystals = tuple(sorted(crystals))
+            checked = rules(index)
+            confidence = count.confidence
+            if checked.crystals == crystals:
+                confidence = max(confidence, checked.confidence)
+            result[index] = ZoneCounts(crystals, confidence, False, count.black)
         return result
+
+    def _lost(
+        self, index: int, count: ZoneCounts, ratios: NDArray[np.float64], counts: list[ZoneCounts]
+    ) -> list[str]:
+        """The colours a whole crystal of which shows on zone `index`, uncounted there and
+        owned by no zone beside it."""
+        lost = []
+        near = [other for other in np.flatnonzero(self._beside[index]) if other != index]
+        for colour, name in enumerate(self._names):
+            share = ratios[index, colour]
+            if share < CLEARLY_ONE or name in count.crystals:
+                continue
+            # The crystal may be a zone's beside it when the two pieces add up to no more
+            # than that zone's crystals of the colour lying across the line (one, at least,
+            # where it holds the more of it).
+            if any(
+                share + ratios[other, colour]
+                <= max(counts[other].crystals.count(name), int(ratios[other, colour] > share))
+                + ONE_CRYSTAL_IN_PIECES
+                - 1
+                for other in near
+            ):
+                continue
+            lost.append(name)
+        return lost
 
     def _dim_zones(self) -> NDArray[np.bool_]:
         """Per zone: whether grey or black much darker than the paper covers a good part of

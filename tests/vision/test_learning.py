@@ -19,6 +19,7 @@ from vision.learning.variation import varied
 from vision.reader import BoardReader
 from vision.sampling import Sampler
 from vision.synth import Scene, render
+from vision.temporal import MIN_CONFIDENCE
 
 
 @pytest.fixture(scope="module")
@@ -147,3 +148,31 @@ def test_varied_frames_keep_bare_paper_bare_and_their_shape(seed: int, colours: 
     # A crystal is never made to vanish into the paper.
     assert (shown[1] < 0.95).any()
     assert np.array_equal(again, shown) and np.array_equal(again_axes, shown_axes)
+
+
+class _Blind:
+    """A zone network that sees no crystal anywhere, and is fairly sure of it."""
+
+    def setInput(self, inputs: Any) -> None:  # OpenCV's name
+        self.pairs = len(inputs)
+
+    def forward(self) -> Any:
+        scores = np.zeros((self.pairs, MAX_COUNT + 1), np.float32)
+        scores[:, 0] = 1.5
+        return scores
+
+
+def test_a_whole_crystal_the_network_gives_to_no_place_is_the_place_holding_it(
+    easy_calibration: Calibration, board: Board
+) -> None:
+    # The yellow lies half off place 3, towards the empty places below it: no other place
+    # shows any yellow, so however the network counts, the crystal is place 3's.
+    scene = Scene(
+        crystals={"3": (BLUE, YELLOW)},
+        placements={"3": ((-0.1, 0.1), (-1.5, 9.5))},
+    )
+    reader = BoardReader(easy_calibration, board, zone_model=ZoneModel(_Blind()))
+    reading = reader.read(render(board, scene, EASY, seed=8).image)
+    held = {key: zone.crystals for key, zone in reading.zones.items() if zone.crystals}
+    assert held == {"3": (BLUE, YELLOW)}
+    assert reading.zones["3"].confidence >= MIN_CONFIDENCE
