@@ -448,7 +448,7 @@ class BoardReader:
         a counter's area on it (a crystal's own pixels are coloured, not grey)."""
         sampler = self.measurer.sampler
         dim_grey = (self._classes_now <= BLACK) & (self._levels_now < DIM)
-        dim = np.bincount(sampler.zone_of_point, weights=dim_grey, minlength=len(sampler.zones))
+        dim = np.bincount(sampler.zone_of_point[dim_grey], minlength=len(sampler.zones))
         return np.asarray(dim >= DIM_SHARE * self._counter_area, bool)
 
     def _learned_count(

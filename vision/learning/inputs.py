@@ -70,11 +70,14 @@ def zone_squares(measured: Measured, index: NDArray[np.intp]) -> tuple[Floats, N
     `context_index`."""
     sampler = measured.sampler
     flat = index.reshape(-1)
-    seen = flat >= 0
-    points = flat[seen]
-    # Only the points these squares show are turned to reflectance (often a few zones').
-    squares = np.ones((len(flat), 3), np.float32)
-    squares[seen] = measured.pixels[points] * measured.scale[sampler.zone_of_point[points]]
+    # Only the points these squares show are turned to reflectance (often a few zones'):
+    # every slot takes a point (the first where there is none), then bare paper is put
+    # where there was none, which costs less than picking the slots out.
+    zone = sampler.zone_of_point.take(flat, mode="clip")
+    values = np.multiply(
+        measured.pixels.take(flat, axis=0, mode="clip"), measured.scale[zone], dtype=np.float32
+    )
+    squares = np.where((flat >= 0)[:, None], values, np.float32(1.0))
     size = sampler.size
     return squares.reshape(len(index), size, size, 3), sampler.masks
 
