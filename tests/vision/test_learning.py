@@ -13,7 +13,16 @@ from tests.vision.helpers import BLUE, EASY, RED, YELLOW
 from vision.calibration import Calibration
 from vision.colours import ColourModel
 from vision.geometry import Board
-from vision.learning.inputs import CHANNELS, GRID, cell_inputs, colour_axes, context_index, shrink
+from vision.learning.inputs import (
+    CHANNELS,
+    GRID,
+    cell_inputs,
+    colour_axes,
+    context_index,
+    near_colour,
+    near_inputs,
+    shrink,
+)
 from vision.learning.model import MAX_COUNT, SHIPPED, ZoneModel
 from vision.learning.variation import varied
 from vision.reader import BoardReader
@@ -81,6 +90,23 @@ def test_a_colour_reads_the_same_whatever_its_hue(
     assert against[0, 1, 9, 9] == pytest.approx(0.0, abs=0.02)
     assert against[0, 2, 9, 9] == pytest.approx(0.0, abs=0.02)
     assert against[0, 0, 0, 0] == pytest.approx(0.0, abs=0.02)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), zones=st.integers(0, 6), colours=st.integers(1, 4))
+def test_the_pairs_near_a_colour_get_the_inputs_all_pairs_would(
+    seed: int, zones: int, colours: int
+) -> None:
+    rng = np.random.default_rng(seed)
+    mean = rng.uniform(0.0, 1.6, (zones, GRID, GRID, 3)).astype(np.float32)
+    share = rng.uniform(0.0, 1.0, (zones, GRID, GRID)).astype(np.float32)
+    axes = np.column_stack(
+        [rng.uniform(-3.1, 3.1, colours), rng.uniform(0.0, 0.4, colours), rng.normal(0, 1, colours)]
+    ).astype(np.float32)
+    every = cell_inputs(mean, share, axes)
+    pairs, inputs = near_inputs(mean, share, axes)
+    assert pairs.tolist() == np.flatnonzero(near_colour(every)).tolist()
+    np.testing.assert_array_equal(inputs, every[pairs])
 
 
 def test_the_shipped_model_counts_a_batch() -> None:

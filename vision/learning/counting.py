@@ -18,10 +18,9 @@ from numpy.typing import NDArray
 
 from vision.colours import ColourModel
 from vision.learning.inputs import (
-    cell_inputs,
     colour_axes,
     context_index,
-    near_colour,
+    near_inputs,
     shrink,
     zone_squares,
 )
@@ -46,12 +45,11 @@ class LearnedCounter:
         masks = measured.sampler.masks if only is None else measured.sampler.masks[only]
         squares, _own = zone_squares(measured, index)
         mean, share = shrink(squares, masks)
-        inputs = cell_inputs(mean, share, self.axes)
+        looked, inputs = near_inputs(mean, share, self.axes)
         colours = len(self.names)
-        counts = np.zeros(len(inputs), np.int64)
-        sure = np.ones(len(inputs), np.float32)
-        looked = np.flatnonzero(near_colour(inputs))
-        counts[looked], sure[looked] = self.model.counts(inputs[looked])
+        counts = np.zeros(len(index) * colours, np.int64)
+        sure = np.ones(len(index) * colours, np.float32)
+        counts[looked], sure[looked] = self.model.counts(inputs)
         rows: list[list[int]] = counts.reshape(-1, colours).tolist()
         held = [
             tuple(sorted(name for name, n in zip(self.names, row, strict=True) for _ in range(n)))

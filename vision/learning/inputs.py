@@ -116,6 +116,42 @@ def colour_axes(colours: Sequence[ColourModel]) -> Floats:
 def cell_inputs(mean: Floats, share: Floats, axes: Floats) -> Floats:
     """Shrunk zones (zones, GRID, GRID, 3) and their own shares (zones, GRID, GRID), against
     colours (colours, 3: hue, saturation, log brightness) -> the network's input."""
+    along, across, _distance, others, level = _colour_frames(mean, axes)
+    zones, count = along.shape[:2]
+    planes = np.empty((zones, count, CHANNELS, GRID, GRID), np.float32)
+    planes[:, :, 0] = along
+    planes[:, :, 1] = across
+    planes[:, :, 2] = level[:, None] - axes[None, :, 2, None, None]
+    planes[:, :, 3] = level[:, None]
+    planes[:, :, 4] = others
+    planes[:, :, 5] = share[:, None]
+    np.clip(planes, -LIMIT, LIMIT, out=planes)
+    return planes.reshape(zones * count, CHANNELS, GRID, GRID)
+
+
+def near_inputs(mean: Floats, share: Floats, axes: Floats) -> tuple[NDArray[np.intp], Floats]:
+    """The pairs of `cell_inputs` that `near_colour` keeps, as (their indices, their
+    inputs): the same values, without working out the rest's (most of them)."""
+    along, across, distance, others, level = _colour_frames(mean, axes)
+    count = along.shape[1]
+    # As near_colour sees them: a cell clipped at LIMIT is far from the colour either way.
+    pairs = np.flatnonzero((distance < NEAR).any(axis=(2, 3)))
+    zone, colour = np.divmod(pairs, count)
+    planes = np.empty((len(pairs), CHANNELS, GRID, GRID), np.float32)
+    planes[:, 0] = along[zone, colour]
+    planes[:, 1] = across[zone, colour]
+    planes[:, 2] = level[zone] - axes[colour, 2, None, None]
+    planes[:, 3] = level[zone]
+    planes[:, 4] = others[zone, colour]
+    planes[:, 5] = share[zone]
+    np.clip(planes, -LIMIT, LIMIT, out=planes)
+    return pairs, planes
+
+
+def _colour_frames(mean: Floats, axes: Floats) -> tuple[Floats, Floats, Floats, Floats, Floats]:
+    """Every cell in every colour's own frame, (zones, colours, GRID, GRID): how far it goes
+    in the colour's direction and across it, how far from the colour, and how near it comes
+    to any other colour; and each cell's log level, (zones, GRID, GRID)."""
     clipped = np.clip(mean.astype(np.float32), 1e-3, None)
     total = clipped.sum(axis=-1)
     x = clipped[..., 0] / total - 1 / 3
@@ -123,9 +159,7 @@ def cell_inputs(mean: Floats, share: Floats, axes: Floats) -> Floats:
     level = np.log(total / 3)
     hue = axes[None, :, 0, None, None]
     saturation = np.maximum(axes[None, :, 1, None, None], 0.02)
-    brightness = axes[None, :, 2, None, None]
     cos, sin = np.cos(hue), np.sin(hue)
-    # (zones, colours, GRID, GRID): each cell in each colour's own frame.
     along = (x[:, None] * cos + y[:, None] * sin) / saturation
     across = (y[:, None] * cos - x[:, None] * sin) / saturation
     distance = np.hypot(along - 1.0, across)
@@ -136,16 +170,7 @@ def cell_inputs(mean: Floats, share: Floats, axes: Floats) -> Floats:
         )
     else:
         others = np.full_like(distance, LIMIT)
-    zones = mean.shape[0]
-    planes = np.empty((zones, count, CHANNELS, GRID, GRID), np.float32)
-    planes[:, :, 0] = along
-    planes[:, :, 1] = across
-    planes[:, :, 2] = level[:, None] - brightness
-    planes[:, :, 3] = level[:, None]
-    planes[:, :, 4] = others
-    planes[:, :, 5] = share[:, None]
-    np.clip(planes, -LIMIT, LIMIT, out=planes)
-    return planes.reshape(zones * count, CHANNELS, GRID, GRID)
+    return along, across, distance, others, level
 
 
 def near_colour(inputs: Floats) -> NDArray[np.bool_]:
