@@ -196,8 +196,10 @@ class Sampler:
 
 @dataclass(frozen=True, slots=True)
 class _Maps:
-    map_x: NDArray[np.float32]
-    map_y: NDArray[np.float32]
+    map_x: NDArray[np.int16]
+    """Whole pixels, x and y (CV_16SC2)."""
+    map_y: NDArray[np.uint16]
+    """Each point's fraction of a pixel, as an index into remap's interpolation table."""
     count: int
     inside: NDArray[np.bool_]
 
@@ -215,11 +217,15 @@ class _Maps:
         padded = -(-count // _ROW) * _ROW
         maps = np.zeros((padded, 2), np.float32)
         maps[:count] = projected
-        return cls(
+        # Fixed-point maps (a 32nd of a pixel) remap faster, every frame, than the floats:
+        # made once a mapping, they serve every frame the board has not moved for.
+        map_x, map_y = cv2.convertMaps(
             np.ascontiguousarray(maps[:, 0].reshape(-1, _ROW)),
             np.ascontiguousarray(maps[:, 1].reshape(-1, _ROW)),
-            count,
-            np.asarray(inside),
+            cv2.CV_16SC2,
+        )
+        return cls(
+            np.asarray(map_x, np.int16), np.asarray(map_y, np.uint16), count, np.asarray(inside)
         )
 
     def remap(self, image: Image) -> Image:
