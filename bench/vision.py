@@ -188,6 +188,9 @@ class Occlusion:
     examples: list[str] = field(default_factory=list)
     last: BoardReading | None = None
     """The last frame's reading, to say why a move was never committed."""
+    before_last: BoardReading | None = None
+    """The reading of the frame before it: a zone read one way, then another, is never
+    stable enough to commit."""
 
     def count_move(
         self,
@@ -213,6 +216,11 @@ class Occlusion:
                 if self.last is not None and self.last.hands:
                     signs = ", ".join(reason.text() for reason in self.last.hand_reasons)
                     seen += f", with a hand seen ({signs})"
+                earlier = None if self.before_last is None else self.before_last.zones.get(key)
+                if earlier is not None and zone is not None and earlier != zone:
+                    seen += f"; the frame before, {_zone_text(earlier)}"
+                    if self.before_last is not None and self.before_last.hands:
+                        seen += " with a hand seen"
                 if len(self.examples) < 12:
                     self.examples.append(
                         f"{label}: {key} {tuple(sorted(after.get(key, ())))} never committed;"
@@ -271,7 +279,7 @@ def follow(
     """Read frames through the temporal filter, checking every commit against the truth."""
     for image, t_ns, scene, hand_over_board, index in shots:
         reading = reader.read(image, t_ns)
-        result.last = reading
+        result.before_last, result.last = result.last, reading
         state, observation = step(state, reading)
         if observation is None:
             continue
