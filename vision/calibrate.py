@@ -110,11 +110,6 @@ def calibrate(
                 if place not in found[name]:
                     found[name].append(place)
     models = []
-    # Some of a colour's plan crystals not found, the rest found: the colour is learnt from
-    # those found, and the missing ones are a problem only if their places then read wrong
-    # too (a red crystal in dim, warm light may be too dark to stand out by itself, and
-    # still read as red once red is known).
-    partly_missing: dict[str, list[Place]] = {}
     for name, places in own.items():
         missing = [p for p in places if p not in found[name]]
         if missing and len(missing) == len(places):
@@ -125,7 +120,8 @@ def calibrate(
                 " like the paper)"
             )
         elif missing:
-            partly_missing[name] = missing
+            where = " and ".join(str(p) for p in missing)
+            problems.append(f"no {name} crystal was seen on place {where}")
         if not samples[name]:
             continue
         pixels = np.concatenate(samples[name])
@@ -143,17 +139,9 @@ def calibrate(
         created=calibrated_at(),
     )
     notices: list[str] = []
-    read_wrong: set[str] = set(keys)
-    checked: list[str] = []
     if models:
-        checked, read_wrong = _check(calibration, board, measured, plan)
+        problems.extend(_check(calibration, board, measured, plan))
         notices.extend(_burnt_out(measured))
-    for name, missing in partly_missing.items():
-        unread = [p for p in missing if str(p) in read_wrong]
-        if unread:
-            where = " and ".join(str(p) for p in unread)
-            problems.append(f"no {name} crystal was seen on place {where}")
-    problems.extend(checked)
     if problems:
         problems, notices = notices + problems, []
     return CalibrationResult(
@@ -242,9 +230,8 @@ def _check(
     board: Board,
     measured: list[tuple[Image, Measured]],
     plan: Plan,
-) -> tuple[list[str], set[str]]:
-    """Read the calibration frames back: each plan place its colours, the rest empty.
-    Returns the problems, and the places read wrong on some frame."""
+) -> list[str]:
+    """Read the calibration frames back: each plan place its colours, the rest empty."""
     reader = BoardReader(calibration, board)
     expected = crystals_by_place(plan)
     problems = []
@@ -267,13 +254,10 @@ def _check(
             f" or {b}"
         )
     unseen: dict[str, set[str]] = {}
-    wrong: set[str] = set()
     for image, _measured in measured:
         reading = reader.read(image)
         for key, zone in reading.zones.items():
             want = expected.get(key, ())
-            if zone.occluded or zone.crystals != want:
-                wrong.add(key)
             if zone.occluded or zone.crystals == want:
                 continue
             if not want:
@@ -294,7 +278,7 @@ def _check(
                 f"{name} cannot be told from the bare board: none of its crystals reads as"
                 f" {name} (white, clear and grey crystals look like the paper)"
             )
-    return problems, wrong
+    return problems
 
 
 def _burnt_out(measured: list[tuple[Image, Measured]]) -> list[str]:
