@@ -350,7 +350,8 @@ class BoardReader:
             # decide at once, every zone with a trace of a colour too faint for them (a
             # pale crystal under bright light), and every zone with something dark on it (a
             # counter, under which a clear crystal shows dark). It costs, so not the rest;
-            # and the rules look no closer at the zones it counts.
+            # and the rules look no closer at the zones it counts, but where it is unsure
+            # or a crystal went uncounted (_second_look).
             traced = ((ratios >= TRACE) & (ratios < FRINGE)).any(axis=1)
             recount = inside & (~plain | traced | self._dim_zones())
         hard = np.flatnonzero(recount)
@@ -407,15 +408,15 @@ class BoardReader:
         for index, count in learned.items():
             if count.occluded:
                 continue
-            crystals = (*count.crystals, *self._lost(index, count, ratios, result))
-            if count.confidence >= CLEAR_CONFIDENCE and len(crystals) == len(count.crystals):
+            lost = self._lost(index, count, ratios, result)
+            if count.confidence >= CLEAR_CONFIDENCE and not lost:
                 continue
-            crystals = tuple(sorted(crystals))
+            crystals = tuple(sorted((*count.crystals, *lost)))
             checked = rules(index)
-            confidence = count.confidence
-            if checked.crystals == crystals:
-                confidence = max(confidence, checked.confidence)
-            result[index] = ZoneCounts(crystals, confidence, False, count.black)
+            if checked.crystals == crystals and checked.confidence > count.confidence:
+                result[index] = ZoneCounts(crystals, checked.confidence, False, count.black)
+            elif lost:
+                result[index] = ZoneCounts(crystals, count.confidence, False, count.black)
         return result
 
     def _lost(

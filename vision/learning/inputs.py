@@ -116,27 +116,28 @@ def colour_axes(colours: Sequence[ColourModel]) -> Floats:
 def cell_inputs(mean: Floats, share: Floats, axes: Floats) -> Floats:
     """Shrunk zones (zones, GRID, GRID, 3) and their own shares (zones, GRID, GRID), against
     colours (colours, 3: hue, saturation, log brightness) -> the network's input."""
-    along, across, _distance, others, level = _colour_frames(mean, axes)
-    zones, count = along.shape[:2]
-    planes = np.empty((zones, count, CHANNELS, GRID, GRID), np.float32)
-    planes[:, :, 0] = along
-    planes[:, :, 1] = across
-    planes[:, :, 2] = level[:, None] - axes[None, :, 2, None, None]
-    planes[:, :, 3] = level[:, None]
-    planes[:, :, 4] = others
-    planes[:, :, 5] = share[:, None]
-    np.clip(planes, -LIMIT, LIMIT, out=planes)
-    return planes.reshape(zones * count, CHANNELS, GRID, GRID)
+    frames = _colour_frames(mean, axes)
+    return _planes(frames, share, axes, np.arange(len(mean) * len(axes)))
 
 
 def near_inputs(mean: Floats, share: Floats, axes: Floats) -> tuple[NDArray[np.intp], Floats]:
     """The pairs of `cell_inputs` that `near_colour` keeps, as (their indices, their
     inputs): the same values, without working out the rest's (most of them)."""
-    along, across, distance, others, level = _colour_frames(mean, axes)
-    count = along.shape[1]
+    frames = _colour_frames(mean, axes)
     # As near_colour sees them: a cell clipped at LIMIT is far from the colour either way.
-    pairs = np.flatnonzero((distance < NEAR).any(axis=(2, 3)))
-    zone, colour = np.divmod(pairs, count)
+    pairs = np.flatnonzero((frames[2] < NEAR).any(axis=(2, 3)))
+    return pairs, _planes(frames, share, axes, pairs)
+
+
+def _planes(
+    frames: tuple[Floats, Floats, Floats, Floats, Floats],
+    share: Floats,
+    axes: Floats,
+    pairs: NDArray[np.intp],
+) -> Floats:
+    """The network's input for the zone-colour `pairs` (zone * colours + colour)."""
+    along, across, _distance, others, level = frames
+    zone, colour = np.divmod(pairs, len(axes))
     planes = np.empty((len(pairs), CHANNELS, GRID, GRID), np.float32)
     planes[:, 0] = along[zone, colour]
     planes[:, 1] = across[zone, colour]
@@ -145,7 +146,7 @@ def near_inputs(mean: Floats, share: Floats, axes: Floats) -> tuple[NDArray[np.i
     planes[:, 4] = others[zone, colour]
     planes[:, 5] = share[zone]
     np.clip(planes, -LIMIT, LIMIT, out=planes)
-    return pairs, planes
+    return planes
 
 
 def _colour_frames(mean: Floats, axes: Floats) -> tuple[Floats, Floats, Floats, Floats, Floats]:
