@@ -13,6 +13,7 @@ may bend), and the marker is taken where they match its pattern closely.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import cv2
@@ -55,6 +56,20 @@ OUTLINE_LEAST = 4
 """Markers a way round the outline must find to be believed."""
 OUTLINE_LEAST_AREA = 0.01
 """The least share of the frame the sheet's outline must cover."""
+PAPER_PERCENTILE = 99.5
+"""The grey level taken for the paper's own: the sheet covers far more of the frame than
+the brightest half percent."""
+BRIGHTER_LEVELS = (0.5, 0.75)
+"""Levels tried above Otsu's, as shares of the way from it to the paper's."""
+SAME_OUTLINE_PX = 3.0
+"""Outlines whose corners all lie within this of one another's are the same outline."""
+CUT_TOLERANCE = 0.005
+"""How closely (a share of its length) a cut outline's sides are followed."""
+CUT_MOST_SIDES = 12
+"""The most sides a cut outline is taken to have: four, four cut corners, and a few more
+where noise bends it."""
+CUT_SIDE_SHARE = 0.1
+"""The least share of a cut outline's length each of its four longest sides must have."""
 ROUNDS = 12
 """Each round refits the board on the markers found so far and looks again."""
 
@@ -111,7 +126,7 @@ class MarkerSearch:
             # near them first (everywhere, once they are spread over the sheet), and
             # further as more are found. Markers along one edge say little about how the
             # sheet leans away from it: fitted without perspective until they spread.
-            spread = self._spread(found)
+            spread = self.spread(found)
             near = None if spread else self._near(found)
             fitted = self._fit(found, perspective=spread)
             if fitted is None:
@@ -133,37 +148,39 @@ class MarkerSearch:
         outlined, each way round it could lie is tried, and the markers are looked for
         where it puts them; the way that finds most (at least OUTLINE_LEAST) is kept and
         grown as in `search`."""
-        outline = _sheet_outline(grey)
-        if outline is None:
-            return (), ()
         board = self._board
         sheet = np.array(
             [[0.0, 0.0], [board.width, 0.0], [board.width, board.height], [0.0, board.height]]
         )
         best: dict[int, NDArray[np.float32]] = {}
-        for turn in range(4):
-            corners = np.roll(outline, turn, axis=0)
-            homography = cv2.getPerspectiveTransform(
-                sheet.astype(np.float32), corners.astype(np.float32)
-            )
-            found = self._look(
-                grey, np.asarray(homography, np.float64), {}, None, OUTLINE_REACH, OUTLINE_MATCH
-            )
-            if len(found) > len(best):
-                best = found
+        for outline in _sheet_outlines(grey):
+            for turn in range(4):
+                corners = np.roll(outline, turn, axis=0)
+                homography = cv2.getPerspectiveTransform(
+                    sheet.astype(np.float32), corners.astype(np.float32)
+                )
+                found = self._look(
+                    grey, np.asarray(homography, np.float64), {}, None, OUTLINE_REACH,
+                    OUTLINE_MATCH,
+                )  # fmt: skip
+                if len(found) > len(best):
+                    best = found
+            if len(best) == len(board.markers):
+                break
         if len(best) < OUTLINE_LEAST:
             return (), ()
         ids = tuple(sorted(best))
         return self.search(grey, ids, tuple(best[i] for i in ids))
 
-    def _spread(self, found: dict[int, NDArray[np.float32]]) -> bool:
-        """Whether the markers found reach over most of the sheet, both ways."""
+    def spread(self, found: Collection[int]) -> bool:
+        """Whether the markers found (their ids) reach over most of the sheet, both ways: a
+        fit on them holds everywhere."""
+        if len(found) < SOUND_FIT:
+            return False
         seen = np.array([m.centre for m in self._board.markers if m.id in found], np.float64)
         extent = seen.max(axis=0) - seen.min(axis=0)
         return bool(
-            len(found) >= SOUND_FIT
-            and extent[0] >= SPREAD * self._board.width
-            and extent[1] >= SPREAD * self._board.height
+            extent[0] >= SPREAD * self._board.width and extent[1] >= SPREAD * self._board.height
         )
 
     def _near(self, found: dict[int, NDArray[np.float32]]) -> set[int]:
@@ -261,23 +278,89 @@ class MarkerSearch:
         return added
 
 
-def _sheet_outline(grey: Grey) -> NDArray[np.float64] | None:
-    """The four corners (image pixels, going round) of the largest bright quadrilateral: the
-    sheet on a darker table. None when there is no clear one."""
-    _level, bright = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    # Close the markers' black into the sheet around them.
-    bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
-    contours, _hierarchy = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+def _sheet_outlines(grey: Grey) -> list[NDArray[np.float64]]:
+    """The four corners (image pixels, going round) of the largest bright quadrilateral at
+    each of a few grey levels: the sheet on a darker table. One level (Otsu's) splits most
+    pictures; a lamp's pool of light on a pale table joins the sheet at that level and
+    falls away at a brighter one, nearer the paper's own. Empty when none is clear."""
+    otsu, _bright = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    paper = float(np.percentile(grey, PAPER_PERCENTILE))
+    levels = [otsu, *(otsu + share * (paper - otsu) for share in BRIGHTER_LEVELS)]
+    outlines: list[NDArray[np.float64]] = []
+    for level in levels:
+        outline = _outline_at(grey, level)
+        if outline is None:
+            continue
+        if any(np.abs(outline - known).max() < SAME_OUTLINE_PX for known in outlines):
+            continue
+        outlines.append(outline)
+    return outlines
+
+
+def _outline_at(grey: Grey, level: float) -> NDArray[np.float64] | None:
+    """The largest bright quadrilateral above `level`, or None when there is no clear one."""
+    bright = np.asarray(np.where(grey > level, 255, 0), np.uint8)
+    # Grain and noise on a table lit near the sheet's level speckle its edge: opened away
+    # first. Then the markers' black is closed into the sheet around them.
+    opened = cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    closed = cv2.morphologyEx(opened, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+    contours, _hierarchy = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return None
     largest = max(contours, key=cv2.contourArea)
     if cv2.contourArea(largest) < OUTLINE_LEAST_AREA * grey.size:
         return None
     hull = cv2.convexHull(largest)
+    cut = _corners_cut(np.asarray(hull.reshape(-1, 2), np.float64))
+    if cut is not None:
+        return cut
     corners = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
     if len(corners) != 4:
         return None
     return np.asarray(corners.reshape(4, 2), np.float64)
+
+
+def _corners_cut(hull: NDArray[np.float64]) -> NDArray[np.float64] | None:
+    """A sheet's four corners from its outline, followed closely: where its four longest
+    sides, carried on, meet. Blurred corner markers darken the paper between them and the
+    sheet's edge and cut its corners off; the sides still hold. None when the outline is
+    no quadrilateral, cut or not."""
+    sides = np.asarray(
+        cv2.approxPolyDP(hull.astype(np.float32), CUT_TOLERANCE * cv2.arcLength(
+            hull.astype(np.float32), True), True),
+        np.float64,
+    ).reshape(-1, 2)  # fmt: skip
+    if len(sides) == 4:
+        return sides
+    if not 5 <= len(sides) <= CUT_MOST_SIDES:
+        return None
+    ends = np.roll(sides, -1, axis=0)
+    lengths = np.linalg.norm(ends - sides, axis=1)
+    longest = np.sort(np.argsort(lengths)[-4:])
+    if lengths[longest].min() < CUT_SIDE_SHARE * lengths.sum():
+        return None
+    corners = []
+    for this, following in zip(longest, np.roll(longest, -1), strict=True):
+        meet = _meeting(sides[this], ends[this], sides[following], ends[following])
+        if meet is None:
+            return None
+        corners.append(meet)
+    quad = np.array(corners, np.float64)
+    if not cv2.isContourConvex(quad.astype(np.float32).reshape(-1, 1, 2)):
+        return None
+    return quad
+
+
+def _meeting(
+    a: NDArray[np.float64], b: NDArray[np.float64], c: NDArray[np.float64], d: NDArray[np.float64]
+) -> NDArray[np.float64] | None:
+    """Where the line through a and b meets the one through c and d; None if parallel."""
+    ab, cd = b - a, d - c
+    cross = ab[0] * cd[1] - ab[1] * cd[0]
+    if abs(cross) < 1e-9 * np.linalg.norm(ab) * np.linalg.norm(cd):
+        return None
+    t = ((c - a)[0] * cd[1] - (c - a)[1] * cd[0]) / cross
+    return np.asarray(a + t * ab, np.float64)
 
 
 def _peak(values: NDArray[np.float64], at: int) -> float:

@@ -31,7 +31,7 @@ from numpy.typing import NDArray
 
 from vision.board_art import aruco_dictionary
 from vision.geometry import Board
-from vision.marker_search import SOUND_FIT, MarkerSearch
+from vision.marker_search import MarkerSearch
 from vision.reading import Registration
 
 Matrix = NDArray[np.float64]
@@ -297,9 +297,10 @@ class MarkerFinder:
             # them (vision/marker_search.py), or, with none decoded, where the sheet's
             # outline puts them.
             ids, every = self._search.search(grey, ids, every)
-            if len(ids) < SOUND_FIT and effort >= 2:
-                # One marker decoded may place too few others to grow from (an inner
-                # marker among crystals and counters): the sheet's outline may place more.
+            if effort >= 2 and not self._search.spread(ids):
+                # The markers decoded may place too few others to grow from (an inner
+                # marker among crystals and counters, or a row along one edge, which says
+                # nothing of the sheet's other way): the sheet's outline may place more.
                 outlined = self._search.from_outline(grey)
                 if len(outlined[0]) > len(ids):
                     ids, every = outlined
