@@ -325,11 +325,9 @@ def _corners_cut(hull: NDArray[np.float64]) -> NDArray[np.float64] | None:
     sides, carried on, meet. Blurred corner markers darken the paper between them and the
     sheet's edge and cut its corners off; the sides still hold. None when the outline is
     no quadrilateral, cut or not."""
-    sides = np.asarray(
-        cv2.approxPolyDP(hull.astype(np.float32), CUT_TOLERANCE * cv2.arcLength(
-            hull.astype(np.float32), True), True),
-        np.float64,
-    ).reshape(-1, 2)  # fmt: skip
+    points = hull.astype(np.float32)
+    tolerance = CUT_TOLERANCE * cv2.arcLength(points, True)
+    sides = np.asarray(cv2.approxPolyDP(points, tolerance, True), np.float64).reshape(-1, 2)
     if len(sides) == 4:
         return sides
     if not 5 <= len(sides) <= CUT_MOST_SIDES:
