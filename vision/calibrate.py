@@ -254,12 +254,15 @@ def _check(
             f" or {b}"
         )
     unseen: dict[str, set[str]] = {}
+    extra: dict[str, set[str]] = {}
     for image, _measured in measured:
         reading = reader.read(image)
         for key, zone in reading.zones.items():
             want = expected.get(key, ())
             if zone.occluded or zone.crystals == want:
                 continue
+            for name in set(zone.crystals) - set(want):
+                extra.setdefault(name, set()).add(key)
             if not want:
                 names = " and ".join(sorted(set(zone.crystals)))
                 problems.append(
@@ -273,12 +276,26 @@ def _check(
                     for name in want:
                         unseen.setdefault(name, set()).add(key)
     for name, places in plan.items():
-        if len(unseen.get(name, ())) == len({str(place) for place in places}):
+        missed = unseen.get(name, set())
+        if len(missed) == len({str(place) for place in places}):
             problems.append(
                 f"{name} cannot be told from the bare board: none of its crystals reads as"
                 f" {name} (white, clear and grey crystals look like the paper)"
             )
+        elif missed and name in extra:
+            # Missed where it lies and seen where it does not: what is read as the colour
+            # is the board's own shading, not its crystals.
+            problems.append(
+                f"{name} cannot be told from the bare board: its crystal on place"
+                f" {' and '.join(sorted(missed, key=_place_order))} reads as bare board, and"
+                f" {name} is read on place {' and '.join(sorted(extra[name], key=_place_order))}"
+                " where there is none (white, clear and grey crystals look like the paper)"
+            )
     return problems
+
+
+def _place_order(key: str) -> tuple[int, str]:
+    return (int(key), "") if key.isdigit() else (1000, key)
 
 
 def _burnt_out(measured: list[tuple[Image, Measured]]) -> list[str]:

@@ -85,6 +85,12 @@ never sent to the network in a third of the set-ups, and a clear crystal on one 
 unread. At 0.7 every counter's zone is sent, with 0 to 4 zones without a counter a frame."""
 DIM_SHARE = 0.3
 """The share of a counter's area that, dark, sends a zone to the zone network."""
+SMUDGE = 0.85
+"""Reflectance under which a grey pixel is no longer bare paper."""
+SMUDGE_SHARE = 1.0
+"""The area (in crystals) of grey under SMUDGE that sends a zone to the zone network: a
+crystal blurred by motion or focus spreads into a grey smudge too faint and too dark for
+any colour class, which the rules read as bare paper."""
 DARK_NEARBY = 0.25
 """Black area (in crystals) on a zone from which its colours must form blobs to count: the
 sharp edges of a counter's tile and pips, blurred and JPEG-compressed, fringe with colour
@@ -97,6 +103,10 @@ HAND_COVER = 4
 """Connected paper points covered that mean a hand (a crystal covers one or two)."""
 HAND_ZONES = 2
 """Occluded zones that mean a hand."""
+TINTED_TILE = 0.6
+"""The share of a zone's unknown-coloured pixels darker than DIM from which, when they
+cover no more than a counter's area, they may be a counter's tile lit to a tinted grey
+rather than skin or a sleeve."""
 SUDDEN_CHANGES = 6
 """Zones changing between two frames that mean something swept over the board."""
 REACH_PITCHES = 1.5
@@ -304,7 +314,15 @@ class BoardReader:
             nearest = int(np.linalg.norm(self._zone_centres - middle, axis=1).argmin())
             key = self.measurer.sampler.zones[nearest].key
             reasons.append(HandReason(HandSign.PAPER_COVERED, zone=key))
-        occluded = sum(count.occluded for count in counts)
+        # A zone hidden only by a dark patch no bigger than a counter may be a counter's
+        # black lit to a tinted grey (a warm lamp, a coloured wall): unread, but no sign of a
+        # hand. On the physically based training scenes such counters made a hand on every
+        # still frame of some set-ups, so no move there was ever committed. A hand or sleeve
+        # also crosses the rim and covers paper; a dark one is black, not of unknown colour.
+        occluded = sum(
+            count.occluded and not tile
+            for count, tile in zip(counts, self._tinted_tiles(), strict=True)
+        )
         if occluded >= HAND_ZONES:
             reasons.append(HandReason(HandSign.ZONES_OCCLUDED, count=occluded))
         return tuple(reasons)
@@ -444,13 +462,36 @@ class BoardReader:
             lost.append(name)
         return lost
 
+    def _tinted_tiles(self) -> NDArray[np.bool_]:
+        """Per zone: whether its unknown-coloured pixels are mostly dark and cover no more
+        than a counter's area (`TINTED_TILE`)."""
+        sampler = self.measurer.sampler
+        zones = len(sampler.zones)
+        if self.stones is not None:
+            # Stones are read by their whole colour, and no counter lies among them.
+            return np.zeros(zones, bool)
+        unknown = self._classes_now == UNKNOWN
+        dark = np.bincount(
+            sampler.zone_of_point[unknown & (self._levels_now < DIM)], minlength=zones
+        )
+        total = np.bincount(sampler.zone_of_point[unknown], minlength=zones)
+        return np.asarray((dark >= TINTED_TILE * total) & (total <= self._counter_area), bool)
+
     def _dim_zones(self) -> NDArray[np.bool_]:
         """Per zone: whether grey or black much darker than the paper covers a good part of
         a counter's area on it (a crystal's own pixels are coloured, not grey)."""
         sampler = self.measurer.sampler
-        dim_grey = (self._classes_now <= BLACK) & (self._levels_now < DIM)
-        dim = np.bincount(sampler.zone_of_point[dim_grey], minlength=len(sampler.zones))
-        return np.asarray(dim >= DIM_SHARE * self._counter_area, bool)
+        grey = self._classes_now <= BLACK
+        zones = len(sampler.zones)
+        dim = np.bincount(sampler.zone_of_point[grey & (self._levels_now < DIM)], minlength=zones)
+        smudged = np.bincount(
+            sampler.zone_of_point[grey & (self._levels_now < SMUDGE)], minlength=zones
+        )
+        return np.asarray(
+            (dim >= DIM_SHARE * self._counter_area)
+            | (smudged >= SMUDGE_SHARE * self._typical_area),
+            bool,
+        )
 
     def _learned_count(
         self,

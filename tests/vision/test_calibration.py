@@ -105,10 +105,15 @@ def test_a_white_crystal_cannot_be_told_from_the_bare_board(
     board: Board, colours: tuple[str, ...]
 ) -> None:
     result = calibrate_from_render(board, EASY, colours=colours)
-    assert result.problems
-    assert any("white cannot be told from the bare board" in p for p in result.problems), (
-        result.problems
+    # The zone network sees some white crystals as a faint smudge; calibration refuses all
+    # the same, naming a white crystal it cannot find.
+    unseen = (
+        "white cannot be told from the bare board",
+        "should read white but reads empty",
+        "no white crystal was seen",
     )
+    assert result.problems
+    assert any(words in p for p in result.problems for words in unseen), result.problems
 
 
 def a_calibration_file() -> dict[str, Any]:

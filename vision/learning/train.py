@@ -157,10 +157,22 @@ def pairs_of(
                 targets.append(y[keep])
                 setup_of.append(np.full(int(keep.sum()), number, np.int32))
                 zone_of.append(zones[keep])
-    return Pairs(
-        np.concatenate(inputs), np.concatenate(targets), np.concatenate(setup_of),
-        np.concatenate(zone_of),
-    )  # fmt: skip
+    return Pairs(joined(inputs), joined(targets), joined(setup_of), joined(zone_of))
+
+
+def joined(parts: list[np.ndarray]) -> np.ndarray:
+    """The parts one after another, emptying `parts` as they are copied: the inputs of every
+    pair take most of the memory training needs, and holding them twice at once (the parts
+    and their concatenation) would double it."""
+    total = sum(len(part) for part in parts)
+    whole = np.empty((total, *parts[0].shape[1:]), parts[0].dtype)
+    at = 0
+    parts.reverse()
+    while parts:
+        part = parts.pop()
+        whole[at : at + len(part)] = part
+        at += len(part)
+    return whole
 
 
 def turned(x: torch.Tensor, rng: np.random.Generator) -> torch.Tensor:
