@@ -105,8 +105,10 @@ HAND_ZONES = 2
 """Occluded zones that mean a hand."""
 TINTED_TILE = 0.6
 """The share of a zone's unknown-coloured pixels darker than DIM from which, when they
-cover no more than a counter's area, they may be a counter's tile lit to a tinted grey
-rather than skin or a sleeve."""
+cover no more than TILE_AREA counters' area, they may be a counter's tile lit to a tinted
+grey rather than skin or a sleeve."""
+TILE_AREA = 1.25
+"""A counter's tile as seen, in counters' areas: its edges spread a little in a picture."""
 SUDDEN_CHANGES = 6
 """Zones changing between two frames that mean something swept over the board."""
 REACH_PITCHES = 1.5
@@ -464,7 +466,7 @@ class BoardReader:
 
     def _tinted_tiles(self) -> NDArray[np.bool_]:
         """Per zone: whether its unknown-coloured pixels are mostly dark and cover no more
-        than a counter's area (`TINTED_TILE`)."""
+        than a counter's tile (`TINTED_TILE`)."""
         sampler = self.measurer.sampler
         zones = len(sampler.zones)
         if self.stones is not None:
@@ -475,7 +477,9 @@ class BoardReader:
             sampler.zone_of_point[unknown & (self._levels_now < DIM)], minlength=zones
         )
         total = np.bincount(sampler.zone_of_point[unknown], minlength=zones)
-        return np.asarray((dark >= TINTED_TILE * total) & (total <= self._counter_area), bool)
+        return np.asarray(
+            (dark >= TINTED_TILE * total) & (total <= TILE_AREA * self._counter_area), bool
+        )
 
     def _dim_zones(self) -> NDArray[np.bool_]:
         """Per zone: whether grey or black much darker than the paper covers a good part of

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import cv2
+import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 from tests.vision.helpers import BLUE, EASY, RED, YELLOW
 from vision.calibration import Calibration
 from vision.geometry import Board
 from vision.reader import BoardReader
-from vision.reading import ZoneChange
+from vision.reading import HandSign, ZoneChange
 from vision.synth import SyntheticCamera
 from vision.temporal import FilterState, step
 
@@ -132,3 +135,41 @@ def test_many_zones_changing_at_once_without_a_hand_in_sight_are_distrusted_for_
         camera.put(str(place), BLUE)
     assert reader.read(camera.read()).hands  # as a hand too fast for the other signs would be
     assert not reader.read(camera.read()).hands
+
+
+def _patches(
+    reader: BoardReader, image: NDArray[np.uint8], places: tuple[int, ...], bgr: tuple[int, ...]
+) -> NDArray[np.uint8]:
+    """`image` with a counter-sized square of `bgr` over each of `places`."""
+    painted = image.copy()
+    assert reader.fit is not None
+    half = reader.board.counter_size / 2
+    for place in places:
+        x, y = reader.board.place(place).centre
+        corners = [
+            (x - half, y - half),
+            (x + half, y - half),
+            (x + half, y + half),
+            (x - half, y + half),
+        ]
+        outline = reader.fit.mapping.to_image(np.array(corners, np.float64))
+        cv2.fillConvexPoly(painted, np.round(outline).astype(np.int32), bgr)
+    return painted
+
+
+def test_counters_lit_to_a_tinted_dark_grey_are_no_hand_but_a_bright_patch_is(
+    board: Board, easy_calibration: Calibration
+) -> None:
+    # A counter's black under a coloured light is of no crystal's colour and hides its
+    # place; dark and no bigger than a counter, it is not taken for a hand. Skin or a sleeve
+    # of the same size, lighter, over two places is.
+    camera = SyntheticCamera(board, EASY, seed=38)
+    reader = BoardReader(easy_calibration, board)
+    image = camera.read()
+    assert not reader.read(image).hands
+    places = (34, 56, 78)
+    tinted = reader.read(_patches(reader, image, places, (40, 72, 52)))
+    assert not tinted.hands, tinted.hand_reasons
+    assert all(tinted.zones[str(p)].occluded for p in places)
+    bright = reader.read(_patches(reader, image, places, (150, 245, 175)))
+    assert HandSign.ZONES_OCCLUDED in {reason.sign for reason in bright.hand_reasons}
