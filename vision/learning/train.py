@@ -136,15 +136,24 @@ def pairs_of(
     (none of the colour there, nothing near it) so the network learns those too. Each
     frame of a set-up not held out is shown `variants` more times as another camera and
     calibration might have given it (`varied`)."""
-    inputs, targets, setup_of, zone_of = [], [], [], []
+    copies_of = [1 if held is not None and held[n] else 1 + variants for n in range(len(setups))]
+    # The inputs take most of the memory training needs. They are written straight into
+    # room reserved for every pair there could be, of which only the pages written are
+    # ever taken from the system: parts joined at the end would be held twice at once.
+    most = sum(
+        len(s.cells) * s.labels.shape[1] * s.labels.shape[2] * c
+        for s, c in zip(setups, copies_of, strict=True)
+    )
+    inputs = np.empty((most, CHANNELS, GRID, GRID), np.float16)
+    count = 0
+    targets, setup_of, zone_of = [], [], []
     zone_base = 0
     for number, setup in enumerate(setups):
-        copies = 1 if held is not None and held[number] else 1 + variants
         colours = setup.labels.shape[2]
         for frame in range(len(setup.cells)):
             # The labels are the same for every copy of a frame: nothing varied moves a crystal.
             y = np.minimum(setup.labels[frame].reshape(-1), MAX_COUNT).astype(np.int64)
-            for copy in range(copies):
+            for copy in range(copies_of[number]):
                 cells = setup.cells[frame].astype(np.float32)
                 axes = setup.axes
                 if copy:
@@ -153,26 +162,16 @@ def pairs_of(
                 zones = np.repeat(np.arange(setup.labels.shape[1]), colours) + zone_base
                 zone_base += setup.labels.shape[1]
                 keep = (y > 0) | near_colour(x) | (rng.random(len(y)) < keep_easy)
-                inputs.append(x[keep].astype(np.float16))
+                kept = int(keep.sum())
+                inputs[count : count + kept] = x[keep]
+                count += kept
                 targets.append(y[keep])
-                setup_of.append(np.full(int(keep.sum()), number, np.int32))
+                setup_of.append(np.full(kept, number, np.int32))
                 zone_of.append(zones[keep])
-    return Pairs(joined(inputs), joined(targets), joined(setup_of), joined(zone_of))
-
-
-def joined(parts: list[np.ndarray]) -> np.ndarray:
-    """The parts one after another, emptying `parts` as they are copied: the inputs of every
-    pair take most of the memory training needs, and holding them twice at once (the parts
-    and their concatenation) would double it."""
-    total = sum(len(part) for part in parts)
-    whole = np.empty((total, *parts[0].shape[1:]), parts[0].dtype)
-    at = 0
-    parts.reverse()
-    while parts:
-        part = parts.pop()
-        whole[at : at + len(part)] = part
-        at += len(part)
-    return whole
+    return Pairs(
+        inputs[:count], np.concatenate(targets), np.concatenate(setup_of),
+        np.concatenate(zone_of),
+    )  # fmt: skip
 
 
 def turned(x: torch.Tensor, rng: np.random.Generator) -> torch.Tensor:
