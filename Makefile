@@ -58,7 +58,7 @@ TRAIN_STAMP := $(TRAIN_VENV)/.installed
 SAMPLES     ?= build/samples/synth
 RIM_SAMPLES ?= build/samples/rims
 PBR_SAMPLES ?= build/samples/pbr-all
-PBR_SETUPS  ?= 64
+PBR_SETUPS  ?= 92
 
 $(TRAIN_STAMP):
 	$(PYTHON) -m venv $(TRAIN_VENV)
@@ -75,7 +75,7 @@ train-vision: $(STAMP) $(TRAIN_STAMP)
 	$(BIN)/python bench/scenes.py build --set training --limit $(PBR_SETUPS)
 	$(BIN)/python bench/scenes.py samples --set training $(PBR_SAMPLES)
 	PYTHONPATH=. $(TRAIN_VENV)/bin/python -m vision.learning.train $(SAMPLES):1:4 \
-		$(SAMPLES)2:1:4 $(RIM_SAMPLES):1:4 $(PBR_SAMPLES):6:9 --epochs 8 --seed 1 \
+		$(SAMPLES)2:1:4 $(RIM_SAMPLES):1:4 $(PBR_SAMPLES):4:9 --epochs 8 --seed 1 \
 		--size small --variants 2 --out build/models/zones.onnx
 
 clean:

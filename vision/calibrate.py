@@ -285,17 +285,23 @@ def _check(
         elif missed and name in extra:
             # Missed where it lies and seen where it does not: what is read as the colour
             # is the board's own shading, not its crystals.
+            lying = sorted(missed, key=_place_order)
+            elsewhere = sorted(extra[name], key=_place_order)
             problems.append(
-                f"{name} cannot be told from the bare board: its crystal on place"
-                f" {' and '.join(sorted(missed, key=_place_order))} reads as bare board, and"
-                f" {name} is read on place {' and '.join(sorted(extra[name], key=_place_order))}"
-                " where there is none (white, clear and grey crystals look like the paper)"
+                f"{name} cannot be told from the bare board: none is seen on {_places(lying)},"
+                f" and {name} is read on {_places(elsewhere)} where there is none (white, clear"
+                " and grey crystals look like the paper)"
             )
     return problems
 
 
 def _place_order(key: str) -> tuple[int, str]:
     return (int(key), "") if key.isdigit() else (1000, key)
+
+
+def _places(keys: list[str]) -> str:
+    """'place 13', 'places 13 and 88'."""
+    return f"place{'s' * (len(keys) > 1)} {' and '.join(keys)}"
 
 
 def _burnt_out(measured: list[tuple[Image, Measured]]) -> list[str]:

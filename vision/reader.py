@@ -319,8 +319,8 @@ class BoardReader:
         # A zone hidden only by a dark patch no bigger than a counter may be a counter's
         # black lit to a tinted grey (a warm lamp, a coloured wall): unread, but no sign of a
         # hand. On the physically based training scenes such counters made a hand on every
-        # still frame of some set-ups, so no move there was ever committed. A hand or sleeve
-        # also crosses the rim and covers paper; a dark one is black, not of unknown colour.
+        # still frame of some set-ups. A hand or sleeve also crosses the rim and covers
+        # paper; a dark one is black, not of unknown colour.
         occluded = sum(
             count.occluded and not tile
             for count, tile in zip(counts, self._tinted_tiles(), strict=True)
@@ -483,7 +483,8 @@ class BoardReader:
 
     def _dim_zones(self) -> NDArray[np.bool_]:
         """Per zone: whether grey or black much darker than the paper covers a good part of
-        a counter's area on it (a crystal's own pixels are coloured, not grey)."""
+        a counter's area on it (a crystal's own pixels are coloured, not grey), or grey a
+        little darker than the paper a crystal's area (a blurred crystal's smudge)."""
         sampler = self.measurer.sampler
         grey = self._classes_now <= BLACK
         zones = len(sampler.zones)
