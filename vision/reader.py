@@ -321,10 +321,13 @@ class BoardReader:
         # hand. On the physically based training scenes such counters made a hand on every
         # still frame of some set-ups. A hand or sleeve also crosses the rim and covers
         # paper; a dark one is black, not of unknown colour.
-        occluded = sum(
-            count.occluded and not tile
-            for count, tile in zip(counts, self._tinted_tiles(), strict=True)
-        )
+        occluded = sum(count.occluded for count in counts)
+        if occluded >= HAND_ZONES:
+            # Looked at only when it could matter: most frames hide no zone.
+            occluded = sum(
+                count.occluded and not tile
+                for count, tile in zip(counts, self._tinted_tiles(), strict=True)
+            )
         if occluded >= HAND_ZONES:
             reasons.append(HandReason(HandSign.ZONES_OCCLUDED, count=occluded))
         return tuple(reasons)
