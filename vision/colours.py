@@ -206,13 +206,10 @@ class ClassTable:
         """Each cell's mean reflectance."""
         self.colours = tuple(colours)
 
-    def lookup_scaled_levels(
-        self, pixels: Floats, scale: Floats
-    ) -> tuple[NDArray[np.uint8], NDArray[np.float32]]:
-        """lookup(pixels * scale), scale given per pixel, in fewer passes over the pixels;
-        with each pixel's mean reflectance, to the table's step."""
-        steps = np.multiply(scale, np.float32(BINS / TOP), dtype=np.float32)
-        np.multiply(pixels, steps, out=steps)
+    def lookup_levels(self, reflectance: Floats) -> tuple[NDArray[np.uint8], NDArray[np.float32]]:
+        """lookup(reflectance), in fewer passes over the pixels; with each pixel's mean
+        reflectance, to the table's step."""
+        steps = np.multiply(reflectance, np.float32(BINS / TOP), dtype=np.float32)
         index = steps.astype(np.int32)
         np.minimum(index, BINS - 1, out=index)
         # In place, a channel at a time: the fewest passes over the pixels.

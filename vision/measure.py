@@ -6,7 +6,7 @@ This is everything about a frame that does not depend on which crystals exist; r
     measurer = Measurer(board)
     measured = measurer.measure(image)
     measured.fit.registration.markers_seen
-    measured.reflectance.shape          # (zones, n, n, 3), paper ~ 1.0
+    measured.reflectance.shape          # (points + 1, 3), paper ~ 1.0
     measured.paper_covered              # per paper point: covered by something coloured/dark
 """
 
@@ -64,8 +64,13 @@ class Measured:
 
     @property
     def reflectance(self) -> NDArray[np.float32]:
-        """(points, 3): every zone's points divided by the paper's white at the zone."""
-        return np.asarray(self.pixels * self.sampler.per_point(self.scale), np.float32)
+        """(points + 1, 3): every zone's points divided by the paper's white at the zone,
+        then one row of bare paper (1.0), which a point index of -1 picks."""
+        points = len(self.pixels)
+        values = np.empty((points + 1, 3), np.float32)
+        np.multiply(self.pixels, self.sampler.per_point(self.scale), out=values[:points])
+        values[points] = 1.0
+        return values
 
     def zone(self, index: int) -> NDArray[np.float32]:
         """One zone's reflectance on its square patch (0 outside the zone's own points)."""
@@ -162,8 +167,20 @@ class Measurer:
             # Most frames: the camera's own values serve, with no copy of every pixel.
             return pixels
         values = pixels.astype(np.float32)
-        under = self.sampler.per_point(glared)
-        values[under] = without_glare(pixels[under], self.sampler.per_point_of(added, glared))
+        # A zone's points lie together, zone after zone: the glared zones' points are a few
+        # runs, cleared at once and put back run by run (far cheaper than by a mask).
+        runs = self.sampler.runs(glared)
+        light = self.sampler.per_point_of(added, glared)
+        under = (
+            pixels[runs[0][0] : runs[0][1]]
+            if len(runs) == 1
+            else np.concatenate([pixels[first:end] for first, end in runs])
+        )
+        cleared = without_glare(under, light)
+        done = 0
+        for first, end in runs:
+            values[first:end] = cleared[done : done + end - first]
+            done += end - first
         return values
 
     def largest_cover(self, covered: NDArray[np.bool_]) -> int:
@@ -219,22 +236,26 @@ def without_glare(pixels: NDArray[Any], glare: NDArray[np.float64]) -> NDArray[n
     (against that colour) bounds how much of it the pixel caught: a crystal's facets turned
     away from the lamp catch less than the paper round them, and taking the paper's glare
     off them whole would blacken them."""
-    linear = _linear(pixels)
-    added = np.broadcast_to(np.asarray(glare, np.float32), linear.shape)
-    # Channel by channel: numpy's reductions along a row of three are slow.
-    shares = linear / np.maximum(added, np.float32(1e-6))
-    caught = np.minimum(np.minimum(shares[:, 0], shares[:, 1]), np.minimum(shares[:, 2], 1.0))
-    removed = caught[:, None] * added
-    left = np.maximum(linear - removed, 0.0)
+    # Channel by channel, each a row of its own: numpy is slow along a row of three.
+    linear = _linear(pixels).T.copy()
+    light = np.asarray(glare, np.float32)
+    light = light[:, None] if light.ndim == 1 else light.T.copy()
+    shares = linear / np.maximum(light, np.float32(1e-6))
+    caught = np.minimum(shares[0], shares[1], out=shares[0])
+    np.minimum(caught, shares[2], out=caught)
+    np.minimum(caught, 1.0, out=caught)
+    removed = caught * light
+    left = np.subtract(linear, removed, out=linear)
+    np.maximum(left, 0.0, out=left)
     # What is left of a grey under more glare than it caught is dark, and its small
     # differences between channels, all error, would pass for a colour: a colour fainter
     # than the glare's own uncertainty is taken for grey.
-    b, g, r = left[:, 0], left[:, 1], left[:, 2]
+    b, g, r = left
     spread = np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)
-    most = np.maximum(np.maximum(removed[:, 0], removed[:, 1]), removed[:, 2])
+    most = np.maximum(np.maximum(removed[0], removed[1]), removed[2])
     grey = spread < GLARE_UNCERTAINTY * most
-    left[grey] = ((b[grey] + g[grey] + r[grey]) / 3)[:, None]
-    return _encoded(left)
+    np.copyto(left, (b + g + r) / 3, where=grey)
+    return _encoded(left.T)
 
 
 def _linear(values: NDArray[Any]) -> NDArray[np.float32]:

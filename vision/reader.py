@@ -152,6 +152,9 @@ class BoardReader:
         sampler = self.measurer.sampler
         px = 1 / sampler.mm_per_px
         self._counter_area = (self.board.counter_size * px) ** 2
+        self._zone_classes = sampler.zone_of_point.astype(np.intp) * self._classes
+        """Each point's zone times the classes: plus its class, its slot in the zones'
+        histograms of classes."""
         self._zone_centres = np.array([zone.centre for zone in sampler.zones], np.float64)
         self._beside = _beside(self._zone_centres)
         self._keys = tuple(zone.key for zone in sampler.zones)
@@ -336,14 +339,13 @@ class BoardReader:
         if self.stones is not None:
             return self.stones.count(measured)
         sampler = self.measurer.sampler
-        classes, levels = self.table.lookup_scaled_levels(
-            measured.pixels, sampler.per_point(measured.scale)
-        )
+        reflectance = measured.reflectance
+        classes, levels = self.table.lookup_levels(reflectance[:-1])
         self._classes_now = classes
         self._levels_now = levels
         zones = len(sampler.zones)
         histogram = np.bincount(
-            sampler.zone_of_point * self._classes + classes, minlength=zones * self._classes
+            self._zone_classes + classes, minlength=zones * self._classes
         ).reshape(zones, self._classes)
         ratios = histogram[:, FIRST_COLOUR:] / self._areas
         self._ratios_now = ratios
@@ -382,7 +384,7 @@ class BoardReader:
             dict(
                 zip(
                     hard.tolist(),
-                    self._learned_count(measured, histogram, ratios, hard),
+                    self._learned_count(measured, reflectance, histogram, ratios, hard),
                     strict=True,
                 )
             )
@@ -504,6 +506,7 @@ class BoardReader:
     def _learned_count(
         self,
         measured: Measured,
+        reflectance: NDArray[np.float32],
         histogram: NDArray[np.int64],
         ratios: NDArray[np.float64],
         only: NDArray[np.intp],
@@ -512,7 +515,7 @@ class BoardReader:
         assert self.learned is not None
         if len(only) == 0:
             return []
-        held, sure = self.learned.count(measured, only)
+        held, sure = self.learned.count(measured, only, reflectance)
         # What is there is the network's to say; whether the zone can be seen at all (a
         # sleeve, skin, far more colour than three crystals) is still told by the classes.
         unknown = histogram[:, UNKNOWN] / self._typical_area

@@ -164,6 +164,14 @@ class Sampler:
         """Per-zone values repeated for each point of the zones `which`, in their order."""
         return np.repeat(values[which], self._counts[which], axis=0)
 
+    def runs(self, which: NDArray[np.bool_]) -> list[tuple[int, int]]:
+        """The points of the zones `which` as runs of points, (first, end) each: a zone's
+        points lie together, zone after zone."""
+        edges = np.flatnonzero(np.diff(np.concatenate(([0], which.astype(np.int8), [0]))))
+        starts, stops = edges[0::2], edges[1::2]
+        first = np.concatenate(([0], np.cumsum(self._counts)))
+        return list(zip(first[starts].tolist(), first[stops].tolist(), strict=True))
+
     def square(self, values: NDArray[Any], index: int, fill: Any = 0) -> NDArray[Any]:
         """One zone's values (per point) laid back out on its square patch."""
         first, end = self.spans[index]

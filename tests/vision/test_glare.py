@@ -3,11 +3,15 @@ smooth field, found where it is and taken away; none where there is none."""
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vision.geometry import Board
 from vision.glare import encoded, find_glare, linear
-from vision.measure import without_glare
+from vision.measure import Measurer, without_glare
 
 LAMP = np.array([0.7, 0.85, 1.0])
 """A warm lamp, BGR."""
@@ -82,3 +86,28 @@ def test_a_grey_under_more_glare_than_it_caught_stays_grey() -> None:
     # differences are the glare's error, not a colour.
     left = without_glare(np.array([[152.0, 149.0, 147.0]]), np.array([0.273, 0.279, 0.281]))[0]
     assert np.ptp(left) < 1.0
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.booleans(), min_size=1, max_size=200), st.integers(0, 2**31 - 1))
+def test_glare_is_taken_from_the_glared_zones_points_alone(
+    board: Board, pattern: list[bool], seed: int
+) -> None:
+    measurer = _measurer(board)
+    sampler = measurer.sampler
+    zones = len(sampler.zones)
+    glared = np.resize(np.array(pattern), zones)
+    rng = np.random.default_rng(seed)
+    pixels = rng.integers(0, 256, (len(sampler.zone_of_point), 3), dtype=np.uint8)
+    added = np.where(glared[:, None], rng.uniform(0.01, 0.3, (zones, 3)), 0.0)
+    values = measurer._without_glare(pixels, added)
+    for index, (first, end) in enumerate(sampler.spans):
+        expected = (
+            without_glare(pixels[first:end], added[index]) if glared[index] else pixels[first:end]
+        )
+        assert np.array_equal(values[first:end], expected), index
+
+
+@cache
+def _measurer(board: Board) -> Measurer:
+    return Measurer(board)

@@ -143,9 +143,9 @@ def test_the_network_is_asked_only_where_the_rules_are_unsure_or_a_counter_lies(
     counter = reader.learned
     keys = [zone.key for zone in reader.measurer.sampler.zones]
 
-    def count(measured: Any, only: Any = None) -> Any:
+    def count(measured: Any, only: Any = None, reflectance: Any = None) -> Any:
         asked.extend(keys[i] for i in (range(len(keys)) if only is None else only))
-        return type(counter).count(counter, measured, only)
+        return type(counter).count(counter, measured, only, reflectance)
 
     counter.count = count  # type: ignore[method-assign]
     reading = reader.read(shot.image)

@@ -36,14 +36,18 @@ class LearnedCounter:
         self._index: NDArray[np.intp] | None = None
 
     def count(
-        self, measured: Measured, only: NDArray[np.intp] | None = None
+        self,
+        measured: Measured,
+        only: NDArray[np.intp] | None = None,
+        reflectance: NDArray[np.float32] | None = None,
     ) -> tuple[list[tuple[str, ...]], NDArray[np.float32]]:
-        """Per zone (or per zone of `only`, in its order): the crystals, and how sure."""
+        """Per zone (or per zone of `only`, in its order): the crystals, and how sure.
+        `reflectance` is the frame's `measured.reflectance`, where it is at hand."""
         if self._index is None:
             self._index = context_index(measured.sampler)
         index = self._index if only is None else self._index[only]
         masks = measured.sampler.masks if only is None else measured.sampler.masks[only]
-        squares, _own = zone_squares(measured, index)
+        squares, _own = zone_squares(measured, index, reflectance)
         mean, share = shrink(squares, masks)
         looked, inputs = near_inputs(mean, share, self.axes)
         colours = len(self.names)

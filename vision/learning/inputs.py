@@ -15,6 +15,7 @@ training.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import cv2
 import numpy as np
@@ -64,22 +65,18 @@ def context_index(sampler: Sampler) -> NDArray[np.intp]:
     return index.reshape(zones, size * size)
 
 
-def zone_squares(measured: Measured, index: NDArray[np.intp]) -> tuple[Floats, NDArray[np.bool_]]:
+def zone_squares(
+    measured: Measured, index: NDArray[np.intp], reflectance: Floats | None = None
+) -> tuple[Floats, NDArray[np.bool_]]:
     """Every zone's square patch as reflectance, reaching into its neighbours (bare paper
     where no zone is), and the masks of each zone's own points. `index` is the sampler's
-    `context_index`."""
-    sampler = measured.sampler
-    flat = index.reshape(-1)
-    # Only the points these squares show are turned to reflectance (often a few zones'):
-    # every slot takes a point (the first where there is none), then bare paper is put
-    # where there was none, which costs less than picking the slots out.
-    zone = sampler.zone_of_point.take(flat, mode="clip")
-    values = np.multiply(
-        measured.pixels.take(flat, axis=0, mode="clip"), measured.scale[zone], dtype=np.float32
-    )
-    squares = np.where((flat >= 0)[:, None], values, np.float32(1.0))
-    size = sampler.size
-    return squares.reshape(len(index), size, size, 3), sampler.masks
+    `context_index`; `reflectance` the frame's `measured.reflectance`, where it is at hand."""
+    if reflectance is None:
+        reflectance = measured.reflectance
+    # The reflectance's last row is bare paper, which an index of -1 picks.
+    squares = reflectance.take(index.reshape(-1), axis=0)
+    size = measured.sampler.size
+    return squares.reshape(len(index), size, size, 3), measured.sampler.masks
 
 
 def shrink(squares: NDArray[np.floating], own: NDArray[np.bool_]) -> tuple[Floats, Floats]:
@@ -154,7 +151,8 @@ def _colour_frames(mean: Floats, axes: Floats) -> tuple[Floats, Floats, Floats, 
     in the colour's direction and across it, how far from the colour, and how near it comes
     to any other colour; and each cell's log level, (zones, GRID, GRID)."""
     clipped = np.clip(mean.astype(np.float32), 1e-3, None)
-    total = clipped.sum(axis=-1)
+    # Channel by channel: numpy is slow to sum along a row of three.
+    total: NDArray[Any] = clipped[..., 0] + clipped[..., 1] + clipped[..., 2]
     x = clipped[..., 0] / total - 1 / 3
     y = clipped[..., 2] / total - 1 / 3
     level = np.log(total / 3)

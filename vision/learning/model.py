@@ -30,8 +30,12 @@ class ZoneModel:
 
     @classmethod
     def load(cls, path: Path = SHIPPED) -> ZoneModel:
-        net = cv2.dnn.readNetFromONNX(str(path))
-        return cls(net)
+        # OpenCV 5's classic engine runs this small network a sixth faster than its new
+        # one, to the same numbers; OpenCV 4 has only the classic.
+        classic = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
+        if classic is None:
+            return cls(cv2.dnn.readNetFromONNX(str(path)))
+        return cls(cv2.dnn.readNetFromONNX(str(path), classic))
 
     @classmethod
     def shipped(cls) -> ZoneModel:
