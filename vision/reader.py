@@ -449,12 +449,14 @@ class BoardReader:
     ) -> list[str]:
         """The colours a whole crystal of which shows on zone `index`, uncounted there and
         owned by no zone beside it."""
-        lost = []
-        near = [other for other in np.flatnonzero(self._beside[index]) if other != index]
+        lost: list[str] = []
+        near: list[int] | None = None
         for colour, name in enumerate(self._names):
             share = ratios[index, colour]
             if share < CLEARLY_ONE or name in count.crystals:
                 continue
+            if near is None:
+                near = [int(o) for o in np.flatnonzero(self._beside[index]) if o != index]
             # The crystal may be a zone's beside it when the two pieces add up to no more
             # than that zone's crystals of the colour lying across the line (one, at least,
             # where it holds the more of it).
@@ -491,12 +493,13 @@ class BoardReader:
         a counter's area on it (a crystal's own pixels are coloured, not grey), or grey a
         little darker than the paper a crystal's area (a blurred crystal's smudge)."""
         sampler = self.measurer.sampler
-        grey = self._classes_now <= BLACK
         zones = len(sampler.zones)
-        dim = np.bincount(sampler.zone_of_point[grey & (self._levels_now < DIM)], minlength=zones)
-        smudged = np.bincount(
-            sampler.zone_of_point[grey & (self._levels_now < SMUDGE)], minlength=zones
-        )
+        # The grey points under either level, once; then each level among those alone.
+        grey = (self._classes_now <= BLACK) & (self._levels_now < max(DIM, SMUDGE))
+        where = sampler.zone_of_point[grey]
+        levels = self._levels_now[grey]
+        dim = np.bincount(where[levels < DIM], minlength=zones)
+        smudged = np.bincount(where[levels < SMUDGE], minlength=zones)
         return np.asarray(
             (dim >= DIM_SHARE * self._counter_area)
             | (smudged >= SMUDGE_SHARE * self._typical_area),
