@@ -448,6 +448,11 @@ def north_edge(board: Board, homography: Matrix) -> str:
     return "left" if dx < 0 else "right"
 
 
+MATCHING = 0.7
+"""How closely (a correlation) a blurred marker's cells follow its pattern to pass the
+check: found where it was."""
+
+
 class MarkerCheck:
     """Whether the markers are still where a homography puts them, cell by cell.
 
@@ -474,9 +479,14 @@ class MarkerCheck:
         self.white = np.array(white, bool)
         self.cells = cells * cells
         self.markers = len(board.markers)
+        marks = self.white.reshape(self.markers, self.cells).astype(np.float64)
+        self._pattern = marks - marks.mean(axis=1, keepdims=True)
+        """Each marker's cells, white 1 and black 0, less their mean: to correlate with."""
+        self._pattern_norm = (self._pattern**2).sum(axis=1)
 
     def passing(self, grey: Grey, mapping: BoardMapping) -> tuple[int, int]:
-        """(markers whose cells all read right, markers that lie within the frame)."""
+        """(markers whose cells read right, or blurred follow their pattern, markers that
+        lie within the frame)."""
         projected = mapping.to_image(self.points).reshape(self.markers, self.cells, 2)
         height, width = grey.shape[:2]
         within = (
@@ -498,7 +508,16 @@ class MarkerCheck:
         darkest_light = np.where(white, samples, np.inf).min(axis=1)
         light = (samples * white).sum(axis=1) / np.maximum(white.sum(axis=1), 1)
         dark = (samples * ~white).sum(axis=1) / np.maximum((~white).sum(axis=1), 1)
-        passed = within & (darkest_light > lightest_dark) & (light - dark > 25)
+        sharp = (darkest_light > lightest_dark) & (light - dark > 25)
+        # Blur (a shaken camera, a moving hand's trail) greys a marker's cells into one
+        # another, so a white cell beside black ones may sample darker than a lone black
+        # one: a marker whose cells follow its pattern closely still stands where it was.
+        # A quarter of a cell off, most markers fall under MATCHING; half a cell, nearly all.
+        centred = samples - samples.mean(axis=1, keepdims=True)
+        pattern = self._pattern.reshape(self.markers, self.cells)
+        spread = np.sqrt((centred**2).sum(axis=1) * self._pattern_norm)
+        matching = (centred * pattern).sum(axis=1) >= MATCHING * np.maximum(spread, 1e-9)
+        passed = within & (sharp | matching)
         return int(passed.sum()), int(within.sum())
 
 

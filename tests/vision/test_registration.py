@@ -12,6 +12,7 @@ from vision.board_art import aruco_dictionary
 from vision.calibration import Calibration
 from vision.geometry import Board
 from vision.reader import BoardReader
+from vision.registration import RegistrationTracker
 from vision.synth import Conditions, Hand, Scene, render
 
 SCENE = Scene(crystals={"1": (RED,), "17": (BLUE, YELLOW), "100": (YELLOW,), "diamond-2": (RED,)})
@@ -121,3 +122,25 @@ def test_markers_too_soft_to_decode_are_found_where_the_ones_read_put_them(board
     places = np.array([zone.centre for zone in board.zones()], np.float64)
     truth = cv2.perspectiveTransform(places.reshape(-1, 1, 2), shot.homography).reshape(-1, 2)
     assert np.abs(fit.mapping.to_image(places) - truth).max() < 1.0
+
+
+def test_a_shaken_frame_of_a_board_that_has_not_moved_keeps_its_fit(board: Board) -> None:
+    # Blur greys a marker's cells into one another, but they still follow its pattern:
+    # the fit stands, without a search for the markers that can take a second.
+    tracker = RegistrationTracker(board)
+    first = tracker.update(render(board, SCENE, EASY, 1).image)
+    assert first is not None
+    shaken = EASY.replace(motion_blur=16.0, motion_angle=30.0)
+    fit = tracker.update(render(board, SCENE, shaken, 1).image)
+    assert fit is not None and not fit.registration.held
+    assert fit.detection is first.detection
+
+
+def test_a_shaken_frame_of_a_nudged_board_is_found_afresh(board: Board) -> None:
+    tracker = RegistrationTracker(board)
+    first = tracker.update(render(board, SCENE, EASY, 1).image)
+    assert first is not None
+    # Half a marker's cell sideways: the markers must be found again.
+    nudged = EASY.replace(motion_blur=16.0, motion_angle=30.0, board_offset=(1.1, 0.0))
+    fit = tracker.update(render(board, SCENE, nudged, 1).image)
+    assert fit is None or fit.detection is not first.detection
