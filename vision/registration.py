@@ -512,11 +512,11 @@ class MarkerCheck:
         # Blur (a shaken camera, a moving hand's trail) greys a marker's cells into one
         # another, so a white cell beside black ones may sample darker than a lone black
         # one: a marker whose cells follow its pattern closely still stands where it was.
-        # A quarter of a cell off, most markers fall under MATCHING; half a cell, nearly all.
+        # On blurred frames measured, a quarter of a cell off, about half the markers fell
+        # under MATCHING; half a cell off, too many for the check to pass.
         centred = samples - samples.mean(axis=1, keepdims=True)
-        pattern = self._pattern.reshape(self.markers, self.cells)
         spread = np.sqrt((centred**2).sum(axis=1) * self._pattern_norm)
-        matching = (centred * pattern).sum(axis=1) >= MATCHING * np.maximum(spread, 1e-9)
+        matching = (centred * self._pattern).sum(axis=1) >= MATCHING * np.maximum(spread, 1e-9)
         passed = within & (sharp | matching)
         return int(passed.sum()), int(within.sum())
 
