@@ -119,6 +119,59 @@ def test_the_shipped_model_counts_a_batch() -> None:
     assert len(empty) == 0
 
 
+class _OneCell:
+    """A zone network that looks at one cell of a square, beside its top left corner: the
+    count nearest its first channel's value there, and the nearer, the surer (`sharpness`).
+    It sees each of the eight ways the square can be turned or mirrored differently."""
+
+    def __init__(self, sharpness: float = 1.0) -> None:
+        self.sharpness = sharpness
+        self.batches: list[int] = []
+
+    def setInput(self, inputs: Any) -> None:  # OpenCV's name
+        self.inputs = np.asarray(inputs)
+        self.batches.append(len(inputs))
+
+    def forward(self) -> Any:
+        value = self.inputs[:, 0, 0, 1]
+        counts = np.arange(MAX_COUNT + 1)
+        return (-self.sharpness * np.abs(value[:, None] - counts[None, :])).astype(np.float32)
+
+
+def _orientations(square: np.ndarray) -> list[np.ndarray]:
+    turned = [np.rot90(square, turn, axes=(1, 2)) for turn in range(4)]
+    return turned + [t[..., ::-1] for t in turned]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.floats(0.0, float(MAX_COUNT)), min_size=8, max_size=8))
+def test_an_unsure_count_is_the_same_however_the_square_is_turned(values: list[float]) -> None:
+    # The eight cells the turns and mirror images bring beside the top left corner.
+    square = np.zeros((CHANNELS, GRID, GRID), np.float32)
+    last = GRID - 1
+    cells = [(0, 1), (1, 0), (0, last - 1), (1, last), (last, 1), (last - 1, 0)]
+    cells += [(last, last - 1), (last - 1, last)]
+    for (row, column), value in zip(cells, values, strict=True):
+        square[0, row, column] = value
+    model = ZoneModel(_OneCell())
+    readings = [model.counts(view[None].copy()) for view in _orientations(square)]
+    counts = {int(count[0]) for count, _ in readings}
+    sure = [float(s[0]) for _, s in readings]
+    assert len(counts) == 1
+    assert max(sure) - min(sure) < 1e-5
+
+
+def test_a_sure_count_is_looked_at_once() -> None:
+    inputs = np.zeros((3, CHANNELS, GRID, GRID), np.float32)
+    inputs[:, 0, 0, 1] = [1.0, 2.0, 2.5]
+    network = _OneCell(sharpness=8.0)
+    counts, sure = ZoneModel(network).counts(inputs)
+    # Only the third, halfway between two counts, is looked at again: eight ways.
+    assert network.batches == [3, 8]
+    assert counts[:2].tolist() == [1, 2]
+    assert (sure[:2] > 0.99).all() and sure[2] < 0.9
+
+
 def test_the_reader_counts_with_the_network_when_given_one(
     easy_calibration: Calibration, board: Board
 ) -> None:
