@@ -106,6 +106,10 @@ class Tally:
     """Colour -> zones that held a crystal of it."""
     colour_errors: dict[str, int] = field(default_factory=dict)
     """Colour -> those of them misread, and zones read as holding it that did not."""
+    error_kinds: dict[tuple[str, str], int] = field(default_factory=dict)
+    """(what went wrong, where) -> zones misread so (see `error_kind`)."""
+    setup_errors: dict[str, int] = field(default_factory=dict)
+    """Set-up -> zones it misread: where the errors lie, without a frame being looked at."""
 
 
 def timed(function: Callable[..., T], *args: Any) -> tuple[T, float]:
@@ -159,6 +163,9 @@ def check_frame(
             tally.colour_zones[colour] = tally.colour_zones.get(colour, 0) + 1
         if got != want:
             wrong.append(f"{zone.key}: {want} read {got}")
+            occluded = zone.key not in reading.zones or reading.zones[zone.key].occluded
+            kind = error_kind(want, () if got is None else got, occluded, bool(want_counters))
+            tally.error_kinds[kind] = tally.error_kinds.get(kind, 0) + 1
             for colour in set(want) | set(got or ()):
                 tally.colour_errors[colour] = tally.colour_errors.get(colour, 0) + 1
         seen = reading.zones[zone.key].counters if zone.key in reading.zones else ()
@@ -169,10 +176,28 @@ def check_frame(
         tally.counter_errors += any(value != 0 and value not in want_counters for value in seen)
     tally.zones += len(board.zones())
     tally.zone_errors += len(wrong)
+    if wrong:
+        setup = label.rsplit(" frame", 1)[0]
+        tally.setup_errors[setup] = tally.setup_errors.get(setup, 0) + len(wrong)
     tally.frames += 1
     tally.frames_right += not wrong
     if wrong and len(tally.examples) < 12:
         tally.examples.append(f"{label}: " + "; ".join(wrong[:3]))
+
+
+def error_kind(
+    want: tuple[str, ...], got: tuple[str, ...], occluded: bool, on_counter: bool
+) -> tuple[str, str]:
+    """What went wrong on a misread zone, and where: (called occluded, crystal missed,
+    crystal too many, colour mistaken), (on a counter, on paper)."""
+    where = "on a counter" if on_counter else "on paper"
+    if occluded:
+        return "called occluded", where
+    if len(got) < len(want):
+        return "crystal missed", where
+    if len(got) > len(want):
+        return "crystal too many", where
+    return "colour mistaken", where
 
 
 @dataclass
@@ -457,6 +482,18 @@ def report(tally: Tally, occlusion: Occlusion, elapsed: float, source: str = "ow
         f"  topology counters: {tally.counters_exact} of {tally.counters} read exactly (value,"
         f" or face down); wrong values read: {tally.counter_errors}"
     )
+    if tally.error_kinds:
+        kinds = sorted({kind for kind, _where in tally.error_kinds})
+        parts = []
+        for kind in kinds:
+            places = (
+                f"{tally.error_kinds.get((kind, where), 0)} {where}"
+                for where in ("on paper", "on a counter")
+            )
+            parts.append(f"{kind} {', '.join(places)}")
+        print("  misread by kind: " + "; ".join(parts))
+        worst = sorted(tally.setup_errors.items(), key=lambda item: (-item[1], item[0]))
+        print("  misread by set-up: " + ", ".join(f"{name} {n}" for name, n in worst))
     for example in tally.examples:
         print(f"    {example}")
     if PLAYED["sides"] != SIDES:
