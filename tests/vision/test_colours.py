@@ -57,3 +57,12 @@ def test_a_dark_tile_tinted_by_a_lamp_is_no_unknown_colour() -> None:
     # A sleeve as tinted but as bright as skin, or as dark but more tinted, is no tile.
     assert classify(pixel(-1.2, 0.06, 0.75), colours())[0] == UNKNOWN
     assert classify(pixel(-1.2, 0.15, 0.3), colours())[0] == UNKNOWN
+
+
+def test_a_black_tile_as_a_camera_shows_it_is_black_and_grey_print_is_not() -> None:
+    # A tile sending back a twentieth of the paper's light, stored as cameras store light
+    # (about its 1/2.2 power), with a little flare: about 0.3 of the paper's value.
+    shown = 0.05 ** (1 / 2.2) + 0.04
+    assert classify(np.array([[shown, shown, shown]]), colours())[0] == BLACK
+    # A thin line of print, blurred into the paper round it, is grey, not black.
+    assert classify(np.array([[0.5, 0.5, 0.5]]), colours())[0] == BACKGROUND
